@@ -1,0 +1,33 @@
+// Lint rules, including the import boundaries of DESIGN §2: the core is pure, nothing under
+// lambdas/ reaches for the CDK, and only adapters and handlers talk to AWS.
+import tseslint from 'typescript-eslint';
+
+const cdk = {
+  group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'],
+  message: 'lambdas/ never imports the CDK (DESIGN §2).',
+};
+const awsSdk = {
+  group: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
+  message: 'lambdas/core is pure: no AWS SDK, no Powertools (DESIGN §2).',
+};
+const outward = {
+  group: ['../adapters/*', '../handlers/*', '../shared/*', '../../bin/*', '../../lib/*'],
+  message: 'lambdas/core imports nothing from outside itself (DESIGN §2).',
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', 'examples/**', 'docs/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+    },
+  },
+  { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  { files: ['lambdas/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [cdk] }] } },
+  {
+    files: ['lambdas/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward] }] },
+  },
+);

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { CATALOG, type RuleId } from './catalog';
+import type { Entities, EntityKind, LogRecord, Signal } from './model';
+import { sanitizeLine } from './sanitize';
+
+/** Evidence lines kept per incident. */
+export const MAX_EVIDENCE = 3;
+/** Characters kept of one evidence message. */
+export const MAX_EVIDENCE_CHARS = 1000;
+/** Values kept per entity kind across an incident. */
+const MAX_ENTITY_VALUES = 50;
+
+/** One log line that shows an incident, as stored in a finding. */
+export interface Evidence {
+  timestamp?: string;
+  logGroup?: string;
+  logStream?: string;
+  eventId?: string;
+  file?: string;
+  line?: number;
+  /** Sanitised and truncated log text. */
+  message: string;
+}
+
+/** Signals of one batch grouped by incident key, before any state or enrichment. */
+export interface Incident {
+  /** Stable id: hash of cluster, rule and key entity. */
+  findingId: string;
+  cluster: string;
+  rule: RuleId;
+  /** Value of the rule's key entity that separates this incident; undefined when cluster-wide. */
+  keyValue?: string;
+  firstSeen?: string;
+  lastSeen?: string;
+  occurrences: number;
+  entities: Entities;
+  evidence: Evidence[];
+}
+
+/** The stable id of the incident of `rule` in `cluster` about `keyValue`. */
+export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | undefined): string {
+  return createHash('sha256')
+    .update(`${cluster}\u0000${rule}\u0000${keyValue ?? ''}`)
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/** Groups signals into incidents keyed by (cluster, rule, key entity), in the order first seen. */
+export class Aggregator {
+  private readonly incidents = new Map<string, Incident>();
+  private readonly entitySets = new Map<string, Map<EntityKind, Set<string>>>();
+
+  constructor(private readonly cluster: string) {}
+
+  add(signal: Signal): void {
+    const keyEntity = CATALOG[signal.rule].keyEntity;
+    const keyValue = keyEntity ? signal.entities[keyEntity]?.[0] : undefined;
+    const findingId = findingIdOf(this.cluster, signal.rule, keyValue);
+    let incident = this.incidents.get(findingId);
+    if (!incident) {
+      incident = {
+        findingId,
+        cluster: this.cluster,
+        rule: signal.rule,
+        keyValue,
+        occurrences: 0,
+        entities: {},
+        evidence: [],
+      };
+      this.incidents.set(findingId, incident);
+      this.entitySets.set(findingId, new Map());
+    }
+    incident.occurrences++;
+    const time = timeOf(signal.record);
+    if (time) {
+      if (!incident.firstSeen || time < incident.firstSeen) incident.firstSeen = time;
+      if (!incident.lastSeen || time > incident.lastSeen) incident.lastSeen = time;
+    }
+    const sets = this.entitySets.get(findingId)!;
+    for (const [kind, values] of Object.entries(signal.entities) as Array<[EntityKind, string[]]>) {
+      let set = sets.get(kind);
+      if (!set) sets.set(kind, (set = new Set()));
+      for (const value of values) if (set.size < MAX_ENTITY_VALUES) set.add(value);
+    }
+    if (incident.evidence.length < MAX_EVIDENCE) {
+      const evidence = evidenceOf(signal.record, time);
+      if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
+    }
+  }
+
+  addAll(signals: Iterable<Signal>): this {
+    for (const signal of signals) this.add(signal);
+    return this;
+  }
+
+  /** The incidents, most severe first, then by occurrences. */
+  incidentsFound(): Incident[] {
+    const order = ['critical', 'high', 'medium', 'low'];
+    return [...this.incidents.values()]
+      .map((incident) => ({ ...incident, entities: toEntities(this.entitySets.get(incident.findingId)!) }))
+      .sort(
+        (a, b) =>
+          order.indexOf(CATALOG[a.rule].severity) - order.indexOf(CATALOG[b.rule].severity) ||
+          b.occurrences - a.occurrences,
+      );
+  }
+}
+
+function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
+  const entities: Entities = {};
+  for (const [kind, set] of sets) entities[kind] = [...set].sort();
+  return entities;
+}
+
+function timeOf(record: LogRecord): string | undefined {
+  if (record.time) {
+    const parsed = Date.parse(record.time);
+    if (!Number.isNaN(parsed)) return new Date(parsed).toISOString();
+  }
+  if (record.origin.timestampMs) return new Date(record.origin.timestampMs).toISOString();
+  return undefined;
+}
+
+function evidenceOf(record: LogRecord, timestamp: string | undefined): Evidence {
+  const { logGroup, logStream, eventId, file, line } = record.origin;
+  const evidence: Evidence = { message: sanitizeLine(record.summary, MAX_EVIDENCE_CHARS) };
+  if (timestamp) evidence.timestamp = timestamp;
+  if (logGroup) evidence.logGroup = logGroup;
+  if (logStream) evidence.logStream = logStream;
+  if (eventId) evidence.eventId = eventId;
+  if (file) evidence.file = file;
+  if (line) evidence.line = line;
+  return evidence;
+}

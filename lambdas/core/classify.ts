@@ -1,0 +1,117 @@
+import type { RuleId } from './catalog';
+import { extractEntities, isKarpenterPod } from './entities';
+import type { Entities, LogRecord, Signal } from './model';
+import { CONDITION_RULES, CONDITION_TO_FALSE, RULE_MATCHERS, SCHEDULING_FAILURE_FRAGMENTS } from './rules';
+
+/** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
+const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set([
+  'scheduling-affinity-topology',
+  'scheduling-insufficient-resources',
+  'scheduling-untolerated-taint',
+  'scheduling-node-selector-mismatch',
+  'incompatible-requirements',
+  'volume-zone-conflict',
+  'nodepool-limits-exceeded',
+]);
+
+/**
+ * All fragments of all rules, compiled into one alternation so that a record is scanned once.
+ * A longer fragment is tried first; fragments contained in it are credited with it (`implied`).
+ */
+const FRAGMENTS = [
+  ...new Set([
+    ...RULE_MATCHERS.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
+    ...SCHEDULING_FAILURE_FRAGMENTS,
+    '-> false',
+  ]),
+].sort((a, b) => b.length - a.length);
+const FRAGMENT_SCAN = new RegExp(FRAGMENTS.map(escapeRegExp).join('|'), 'g');
+const IMPLIED = new Map(FRAGMENTS.map((fragment) => [fragment, FRAGMENTS.filter((other) => fragment.includes(other))]));
+
+/** Classifies one record into zero or more signals: one per distinct rule it shows. */
+export function classify(record: LogRecord): Signal[] {
+  const text = record.text.toLowerCase();
+  const hits = scanFragments(text);
+  if (hits.size === 0) return [];
+  const rules = new Set<RuleId>();
+  for (const matcher of RULE_MATCHERS) {
+    if (matcher.clauses.some((clause) => clause.every((fragment) => hits.has(fragment)))) {
+      rules.add(matcher.rule);
+    } else if (matcher.patterns?.some(({ gate, pattern }) => hits.has(gate) && pattern.test(text))) {
+      rules.add(matcher.rule);
+    }
+  }
+  if (hits.has('-> false')) {
+    const condition = CONDITION_TO_FALSE.exec(text)?.[1];
+    const kind = record.event?.object?.kind?.toLowerCase();
+    if (condition === 'ready')
+      rules.add(kind === 'nodeclaim' || kind === 'node' ? 'node-not-ready' : 'nodeclass-not-ready');
+    else if (condition && CONDITION_RULES[condition]) rules.add(CONDITION_RULES[condition]);
+  }
+  dropGenericCapacityWrapper(rules, hits);
+  if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
+
+  const entities = extractEntities(record);
+  if (isSchedulingFailure(hits) && (entities.pods ?? []).some(isKarpenterPod)) {
+    // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
+    // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
+    for (const rule of SCHEDULING_RULES) rules.delete(rule);
+    rules.add('karpenter-controller-unschedulable');
+  }
+  return [...rules].map((rule) => ({ rule, entities: entitiesFor(rule, entities), record }));
+}
+
+/**
+ * Karpenter wraps several fleet errors as "insufficient capacity" (VcpuLimitExceeded,
+ * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
+ * specific cause is present, the specific cause is the diagnosis.
+ */
+function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string>): void {
+  if (!rules.has('insufficient-instance-capacity')) return;
+  const specificCause = SPECIFIC_CAPACITY_CAUSES.some((rule) => rules.has(rule));
+  const onlyWrapper = [...hits].every(
+    (fragment) => !CAPACITY_FRAGMENTS.has(fragment) || GENERIC_CAPACITY.has(fragment),
+  );
+  if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
+}
+
+const SPECIFIC_CAPACITY_CAUSES: readonly RuleId[] = [
+  'ec2-quota-exceeded',
+  'subnet-ip-exhaustion',
+  'prefix-delegation-fragmentation',
+  'launch-template-or-ami-error',
+  'aws-permission-denied',
+];
+const CAPACITY_FRAGMENTS = new Set(
+  RULE_MATCHERS.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
+);
+const GENERIC_CAPACITY = new Set(['insufficient capacity', 'insufficientcapacity']);
+
+function scanFragments(text: string): Set<string> {
+  const hits = new Set<string>();
+  FRAGMENT_SCAN.lastIndex = 0;
+  for (let match = FRAGMENT_SCAN.exec(text); match; match = FRAGMENT_SCAN.exec(text)) {
+    for (const fragment of IMPLIED.get(match[0])!) hits.add(fragment);
+    // Step one character on, so that fragments overlapping this match are found as well.
+    FRAGMENT_SCAN.lastIndex = match.index + 1;
+  }
+  return hits;
+}
+
+const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>
+  SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment));
+
+/** Karpenter's own pods are the subject of the controller rule; other signals keep every entity. */
+function entitiesFor(rule: RuleId, entities: Entities): Entities {
+  if (rule !== 'karpenter-controller-unschedulable') return entities;
+  const pods = (entities.pods ?? []).filter(isKarpenterPod);
+  return {
+    ...entities,
+    pods,
+    workloads: (entities.workloads ?? []).filter((w) => /\/karpenter(?:-controller)?$/.test(w)),
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

@@ -1,0 +1,97 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/** One CloudWatch Logs event inside a subscription payload. */
+export interface CloudWatchLogEvent {
+  id: string;
+  timestamp: number;
+  message: string;
+}
+
+/** The decoded document of a CloudWatch Logs subscription delivery. */
+export interface SubscriptionDocument {
+  messageType: 'DATA_MESSAGE' | 'CONTROL_MESSAGE';
+  owner: string;
+  logGroup: string;
+  logStream: string;
+  subscriptionFilters: string[];
+  logEvents: CloudWatchLogEvent[];
+  /** Log events that were not `{id, timestamp, message}` and were skipped. */
+  malformedEvents: number;
+}
+
+export type DecodeResult = { ok: true; document: SubscriptionDocument } | { ok: false; reason: string };
+
+/** Decoded payloads larger than this are refused: a real subscription batch is at most about 1 MB. */
+export const MAX_DECODED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Decodes `awslogs.data` (base64 of gzip of JSON). Never throws: anything that is not a
+ * subscription document comes back as `{ok: false, reason}` so the caller can count it.
+ */
+export function decodeSubscriptionData(data: unknown): DecodeResult {
+  if (typeof data !== 'string' || data.length === 0)
+    return { ok: false, reason: 'awslogs.data is not a non-empty string' };
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data.trim())) return { ok: false, reason: 'awslogs.data is not base64' };
+  let json: string;
+  try {
+    json = gunzipSync(Buffer.from(data, 'base64'), { maxOutputLength: MAX_DECODED_BYTES }).toString('utf8');
+  } catch (error) {
+    return { ok: false, reason: `awslogs.data is not gzip: ${errorMessage(error)}` };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (error) {
+    return { ok: false, reason: `decoded payload is not JSON: ${errorMessage(error)}` };
+  }
+  return toSubscriptionDocument(parsed);
+}
+
+/** Validates an already decoded subscription document (as found in a file or a test fixture). */
+export function toSubscriptionDocument(value: unknown): DecodeResult {
+  if (!isObject(value)) return { ok: false, reason: 'decoded payload is not a JSON object' };
+  const messageType = value.messageType;
+  if (messageType !== 'DATA_MESSAGE' && messageType !== 'CONTROL_MESSAGE') {
+    return { ok: false, reason: `unknown messageType ${JSON.stringify(messageType)?.slice(0, 40)}` };
+  }
+  if (!Array.isArray(value.logEvents)) return { ok: false, reason: 'logEvents is not an array' };
+  const logEvents: CloudWatchLogEvent[] = [];
+  let malformedEvents = 0;
+  for (const event of value.logEvents as unknown[]) {
+    if (isObject(event) && typeof event.message === 'string') {
+      logEvents.push({
+        id: typeof event.id === 'string' ? event.id : String(event.id ?? ''),
+        timestamp: typeof event.timestamp === 'number' && Number.isFinite(event.timestamp) ? event.timestamp : 0,
+        message: event.message,
+      });
+    } else {
+      malformedEvents++;
+    }
+  }
+  return {
+    ok: true,
+    document: {
+      messageType,
+      owner: stringOr(value.owner),
+      logGroup: stringOr(value.logGroup),
+      logStream: stringOr(value.logStream),
+      subscriptionFilters: Array.isArray(value.subscriptionFilters)
+        ? (value.subscriptionFilters as unknown[]).filter((f): f is string => typeof f === 'string')
+        : [],
+      logEvents,
+      malformedEvents,
+    },
+  };
+}
+
+/** Encodes a document the way CloudWatch Logs does; used by fixtures, examples and benchmarks. */
+export function encodeSubscriptionData(document: Omit<SubscriptionDocument, 'malformedEvents'>): string {
+  return gzipSync(Buffer.from(JSON.stringify(document), 'utf8')).toString('base64');
+}
+
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const stringOr = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,0 +1,191 @@
+import { isObject } from './decode';
+import type { Entities, EntityKind, LogRecord } from './model';
+
+/** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
+const MAX_PER_KIND = 25;
+
+// Every pattern below uses bounded repetitions of a single class, so each is linear-time.
+const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]> = [
+  ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g],
+  ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g],
+  ['amis', /\bami-[0-9a-f]{8,17}\b/g],
+  ['instances', /\bi-[0-9a-f]{8,17}\b/g],
+  ['volumes', /\bvol-[0-9a-f]{8,17}\b/g],
+  ['volumes', /\bpvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g],
+  [
+    'zones',
+    /\b(?:af|ap|ca|cn|eu|il|me|mx|sa|us)(?:-gov|-iso[a-z]?)?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-\d[a-z]\b/g,
+  ],
+  [
+    'instanceTypes',
+    /\b[a-z][a-z0-9-]{0,8}\d[a-z0-9-]{0,6}\.(?:nano|micro|small|medium|large|\d{0,2}xlarge|metal(?:-\d{1,2}xl)?)\b/g,
+  ],
+  ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g],
+  ['nodepools', /\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi, 1],
+  ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
+  ['nodeclaims', /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
+  [
+    'nodeclasses',
+    /\b(?:ec2nodeclass|nodeclass|awsnodetemplate)(?:\.karpenter\.k8s\.aws)? "([a-z0-9][a-z0-9.-]{0,62})"/gi,
+    1,
+  ],
+  ['pods', /\bpods?\/([a-z0-9][a-z0-9.-]{0,252})/g, 1],
+  ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1],
+  ['taints', /\btaint \{([^{}]{1,200})\}/g, 1],
+  ['taints', /\bdid not tolerate ([^\s;,]{1,200})/g, 1],
+  ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1],
+  ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1],
+  ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1],
+  ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1],
+  ['volumes', /\bPersistentVolume source '([^'\s]{1,60})'/g, 1],
+  ['pdbs', /\bpdb "?([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1],
+  [
+    'quotas',
+    /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
+    1,
+  ],
+  [
+    'errorCodes',
+    /\b(Insufficient[A-Za-z]{3,40}|Unfulfillable[A-Za-z]{0,20}|[A-Z][a-z]{1,12}[A-Za-z]{0,30}LimitExceeded|Invalid[A-Za-z]{2,40}(?:\.[A-Za-z]{2,20})?|UnauthorizedOperation|AccessDenied(?:Exception)?|AuthFailure(?:\.[A-Za-z]{2,60})?|SpotMaxPriceTooLow|WebIdentityErr)\b/g,
+    1,
+  ],
+  ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1],
+  ['tags', /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g, 1],
+  ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1],
+  ['images', /\bimage "([^"\s]{1,300})"/g, 1],
+  ['capacityTypes', /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi, 1],
+];
+
+/** Pulls every entity a record names: from its structured fields, its event, and its text. */
+export function extractEntities(record: LogRecord): Entities {
+  const found = new EntityCollector();
+  fromFields(record.fields, found);
+  const object = record.event?.object;
+  if (object) {
+    const kind = object.kind?.toLowerCase();
+    if (kind === 'pod') found.add('pods', object.namespace ? `${object.namespace}/${object.name}` : object.name);
+    else if (kind === 'node') found.add('nodes', object.name);
+    else if (kind === 'nodeclaim' || kind === 'machine') found.add('nodeclaims', object.name);
+    else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
+    else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
+  }
+  for (const [kind, pattern, group] of TEXT_PATTERNS) {
+    for (const match of record.text.matchAll(pattern)) {
+      const value = match[group ?? 0];
+      if (value) found.add(kind, normalise(kind, value));
+    }
+  }
+  for (const match of record.text.matchAll(
+    /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g,
+  )) {
+    found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
+  }
+  if (/too many pods/i.test(record.text)) found.add('resources', 'pods');
+  if (/\bspot\b/i.test(record.text) && /maxspotinstancecount|spot instances|spot node/i.test(record.text)) {
+    found.add('capacityTypes', 'spot');
+  }
+  for (const pod of found.values('pods')) {
+    const workload = workloadOf(pod);
+    if (workload) found.add('workloads', workload);
+  }
+  if (found.values('nodepools').length === 0) {
+    for (const claim of found.values('nodeclaims')) {
+      const pool = /^(.+)-[a-z0-9]{5}$/.exec(claim)?.[1];
+      if (pool) found.add('nodepools', pool);
+    }
+  }
+  return found.toEntities();
+}
+
+function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
+  const named = (key: string): string | undefined => {
+    const value = fields[key];
+    if (typeof value === 'string') return value;
+    if (isObject(value) && typeof value.name === 'string') return value.name;
+    return undefined;
+  };
+  found.add('nodeclaims', named('NodeClaim') ?? named('nodeclaim') ?? named('Machine') ?? named('machine'));
+  found.add('nodepools', named('NodePool') ?? named('nodepool') ?? named('Provisioner') ?? named('provisioner'));
+  found.add('nodeclasses', named('EC2NodeClass') ?? named('nodeclass') ?? named('AWSNodeTemplate'));
+  found.add('nodes', named('Node') ?? named('node'));
+  found.add('instanceTypes', named('instance-type'));
+  found.add('zones', named('zone'));
+  found.add('capacityTypes', named('capacity-type'));
+  found.add('queues', named('queue'));
+  found.add('volumes', named('persistent-volume') ?? named('volume'));
+  const pod = fields.Pod ?? fields.pod;
+  if (isObject(pod) && typeof pod.name === 'string') {
+    found.add('pods', typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
+  } else if (typeof pod === 'string') {
+    found.add('pods', pod);
+  }
+  const providerId = named('provider-id');
+  const provider = providerId ? /^aws:\/\/\/([a-z0-9-]{1,30})\/(i-[0-9a-f]{8,17})$/.exec(providerId) : null;
+  if (provider) {
+    found.add('zones', provider[1]);
+    found.add('instances', provider[2]);
+  }
+}
+
+function normalise(kind: EntityKind, value: string): string {
+  if (kind === 'taints') {
+    // kube-scheduler prints {key: value}; kubectl and Karpenter use key=value[:Effect].
+    const [key, ...rest] = value.split(':');
+    if (value.includes('=')) return value;
+    const taintValue = rest.join(':').trim();
+    return taintValue ? `${key!.trim()}=${taintValue}` : key!.trim();
+  }
+  if (kind === 'resources' || kind === 'capacityTypes') return value.toLowerCase();
+  return value;
+}
+
+const POD_HASH = '[bcdfghjklmnpqrstvwxz2456789]';
+const DEPLOYMENT_POD = new RegExp(`^(.{1,200})-${POD_HASH}{6,10}-${POD_HASH}{5}$`);
+const STATEFULSET_POD = /^(.{1,200})-\d{1,5}$/;
+const GENERATED_POD = new RegExp(`^(.{1,200})-${POD_HASH}{5}$`);
+
+/**
+ * The workload a pod belongs to, from the names Kubernetes generates: `<deployment>-<rs hash>-<id>`,
+ * `<statefulset>-<ordinal>`, `<daemonset|job>-<id>`. Returns `namespace/kind/name`.
+ */
+export function workloadOf(pod: string): string | undefined {
+  const slash = pod.indexOf('/');
+  const namespace = slash > 0 ? pod.slice(0, slash) : 'default';
+  const name = slash > 0 ? pod.slice(slash + 1) : pod;
+  if (name.length > 253) return undefined;
+  const deployment = DEPLOYMENT_POD.exec(name);
+  if (deployment) return `${namespace}/deployment/${deployment[1]}`;
+  const statefulSet = STATEFULSET_POD.exec(name);
+  if (statefulSet) return `${namespace}/statefulset/${statefulSet[1]}`;
+  const generated = GENERATED_POD.exec(name);
+  if (generated) return `${namespace}/workload/${generated[1]}`;
+  return undefined;
+}
+
+/** A pod of the Karpenter controller deployment (`karpenter-<rs hash>-<id>`). */
+export const isKarpenterPod = (pod: string): boolean =>
+  /^(?:[a-z0-9-]{1,63}\/)?karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}$/.test(pod);
+
+class EntityCollector {
+  private readonly sets = new Map<EntityKind, Set<string>>();
+
+  add(kind: EntityKind, value: string | undefined): void {
+    if (!value) return;
+    let set = this.sets.get(kind);
+    if (!set) {
+      set = new Set();
+      this.sets.set(kind, set);
+    }
+    if (set.size < MAX_PER_KIND) set.add(value);
+  }
+
+  values(kind: EntityKind): string[] {
+    return [...(this.sets.get(kind) ?? [])];
+  }
+
+  toEntities(): Entities {
+    const entities: Entities = {};
+    for (const [kind, set] of this.sets) if (set.size > 0) entities[kind] = [...set].sort();
+    return entities;
+  }
+}

@@ -1,0 +1,72 @@
+import type { Incident, Evidence } from './aggregate';
+import { CATALOG, type RuleId } from './catalog';
+import { emptyContext, type FindingContext } from './context';
+import { diagnose, type RemediationStep } from './diagnose';
+import type { Entities, Severity } from './model';
+
+export type FindingStatus = 'open' | 'ongoing' | 'resolved';
+
+/** The finding contract (DESIGN §5): EventBridge `detail`, SNS `default`, CLI `--format json`. */
+export interface Finding {
+  schemaVersion: '1';
+  findingId: string;
+  status: FindingStatus;
+  rule: RuleId;
+  title: string;
+  severity: Severity;
+  cluster: string;
+  account: string | null;
+  region: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  occurrences: number;
+  entities: Entities;
+  evidence: Evidence[];
+  context: FindingContext;
+  diagnosis: string;
+  remediation: RemediationStep[];
+  docs: string[];
+}
+
+export interface FindingOptions {
+  status?: FindingStatus;
+  account?: string;
+  region?: string;
+  context?: FindingContext;
+  /** Occurrences over the whole incident, when a store knows more than this batch. */
+  occurrences?: number;
+  firstSeen?: string;
+}
+
+/** Diagnoses an incident and assembles the finding document. */
+export function buildFinding(incident: Incident, options: FindingOptions = {}): Finding {
+  const info = CATALOG[incident.rule];
+  const context = options.context ?? emptyContext();
+  const occurrences = options.occurrences ?? incident.occurrences;
+  const advice = diagnose({
+    rule: incident.rule,
+    cluster: incident.cluster,
+    region: options.region,
+    entities: incident.entities,
+    occurrences,
+    context,
+  });
+  return {
+    schemaVersion: '1',
+    findingId: incident.findingId,
+    status: options.status ?? 'open',
+    rule: incident.rule,
+    title: info.title,
+    severity: info.severity,
+    cluster: incident.cluster,
+    account: options.account ?? null,
+    region: options.region ?? null,
+    firstSeen: options.firstSeen ?? incident.firstSeen ?? null,
+    lastSeen: incident.lastSeen ?? null,
+    occurrences,
+    entities: incident.entities,
+    evidence: incident.evidence,
+    context,
+    ...advice,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The domain model shared by every stage of the pipeline: records parsed from logs, signals
+ * produced by the classifier, and findings built from them.
+ */
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** Kinds of entity the classifier extracts from a record. Each holds a de-duplicated list of names. */
+export const ENTITY_KINDS = [
+  'subnets',
+  'securityGroups',
+  'zones',
+  'instanceTypes',
+  'capacityTypes',
+  'nodepools',
+  'nodeclasses',
+  'nodeclaims',
+  'nodes',
+  'instances',
+  'pods',
+  'workloads',
+  'taints',
+  'labels',
+  'resources',
+  'volumes',
+  'pdbs',
+  'quotas',
+  'errorCodes',
+  'iamActions',
+  'roles',
+  'tags',
+  'amis',
+  'images',
+  'endpoints',
+  'queues',
+] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+export type Entities = Partial<Record<EntityKind, string[]>>;
+
+/** The shapes a record can arrive in (DESIGN §3). */
+export type RecordFormat = 'zap-json' | 'zap-console' | 'klog' | 'k8s-event' | 'kubectl-event-row' | 'plain';
+
+/** Where a record came from, carried into evidence so a reader can find the original line. */
+export interface RecordOrigin {
+  logGroup?: string;
+  logStream?: string;
+  eventId?: string;
+  /** Epoch milliseconds of the CloudWatch event, when known. */
+  timestampMs?: number;
+  /** 1-based line number in a local file, when known. */
+  line?: number;
+  file?: string;
+}
+
+export interface ObjectRef {
+  kind?: string;
+  namespace?: string;
+  name: string;
+}
+
+/** A Kubernetes Event, however it was shipped (Event JSON, kubectl table row, describe section). */
+export interface EventInfo {
+  reason?: string;
+  type?: string;
+  object?: ObjectRef;
+  component?: string;
+  count?: number;
+}
+
+/** One log record after unwrapping every envelope. */
+export interface LogRecord {
+  format: RecordFormat;
+  /** What the classifier reads: message, error, error causes and event reason, in one string. */
+  text: string;
+  /** A one-line human summary used as evidence (not yet sanitised). */
+  summary: string;
+  /** ISO-8601 time from the record itself, when it has one. */
+  time?: string;
+  level?: string;
+  logger?: string;
+  /** Structured fields of a zap record (JSON or console), untouched. */
+  fields: Readonly<Record<string, unknown>>;
+  event?: EventInfo;
+  /** The pod that wrote the line, from Fluent Bit `kubernetes` metadata or a kubectl prefix. */
+  source?: ObjectRef;
+  origin: RecordOrigin;
+}
+
+/** One cause recognised in one record. */
+export interface Signal {
+  rule: RuleId;
+  entities: Entities;
+  record: LogRecord;
+}
+
+export type { RuleId } from './catalog';
+import type { RuleId } from './catalog';

@@ -1,0 +1,350 @@
+import { isObject } from './decode';
+import type { EventInfo, LogRecord, ObjectRef, RecordOrigin } from './model';
+
+/**
+ * Turns one log message — a CloudWatch event or a line of a local file — into a LogRecord, whatever
+ * envelopes it sits in (DESIGN §3, reference/log-envelopes.md). Never throws; returns undefined for
+ * blank input.
+ *
+ * Every pattern here is anchored and built from disjoint character classes, so matching is linear in
+ * the length of the line (test/core/regex-safety.test.ts checks each one).
+ */
+
+/** What a `kubectl describe` section says about the object whose Events table follows. */
+export interface DescribeContext {
+  object?: ObjectRef;
+}
+
+const CRI_PREFIX = /^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|stderr) [FP] /;
+const KUBECTL_POD_PREFIX = /^\[pod\/([a-z0-9.-]+)\/([a-z0-9-]+)\] /;
+const POD_CONTAINER_PREFIX = /^([a-z0-9][a-z0-9.-]*-[a-z0-9]{5}) ([a-z0-9-]+) (?=\d{4}-\d\d-\d\d|\{)/;
+const TIMESTAMP_BEFORE_JSON = /^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)/;
+const KLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ([^\]\s]+)\] (.*)$/s;
+const ZAP_CONSOLE =
+  /^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$/s;
+const LOGGER_NAME =
+  /^(?:controller|webhook|karpenter|manager|provisioner)(?:\.[a-zA-Z0-9_-]+)*$|^[a-z][a-zA-Z0-9_-]*(?:\.[a-zA-Z0-9_-]+)+$/;
+const GET_EVENTS_ROW = /^(?:(\S+)\s+)?(\S+)\s+(Normal|Warning)\s+([A-Za-z]\S*)\s+([a-zA-Z.]+\/\S+)\s+(.*)$/s;
+const DESCRIBE_EVENT_ROW = /^\s*(Normal|Warning)\s+([A-Za-z]\S*)\s+(.*)$/s;
+const DESCRIBE_AGE_FROM = /^(<unknown>|\d\S*(?: \(x\d+ over \S+\))?)\s+(\S+)\s+(.*)$/s;
+const OBJECT_THEN_MESSAGE = /^([a-zA-Z.]+)\/"?([a-z0-9.:-]+)"?\s+(.*)$/s;
+const DESCRIBE_HEADER = /^(Name|Namespace|Kind):\s+(\S+)\s*$/;
+
+/** Parses one message. `describe` carries kubectl describe state across the lines of one stream. */
+export function parseMessage(raw: string, origin: RecordOrigin, describe?: DescribeContext): LogRecord | undefined {
+  const line = raw.replace(/[\r\n]+$/, '');
+  if (line.trim() === '') return undefined;
+  if (describe) trackDescribeHeader(line, describe);
+  return parseLine(line, origin, undefined, describe);
+}
+
+function parseLine(
+  input: string,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+  describe?: DescribeContext,
+): LogRecord {
+  let line = input;
+  const cri = CRI_PREFIX.exec(line);
+  if (cri) line = line.slice(cri[0].length);
+  const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
+  if (kubectlPrefix) {
+    source = { kind: 'Pod', name: kubectlPrefix[1]! };
+    line = line.slice(kubectlPrefix[0].length);
+  }
+  const podPrefix = POD_CONTAINER_PREFIX.exec(line);
+  if (podPrefix) {
+    source = { kind: 'Pod', name: podPrefix[1]! };
+    line = line.slice(podPrefix[0].length);
+  }
+  const stamp = TIMESTAMP_BEFORE_JSON.exec(line);
+  if (stamp) line = line.slice(stamp[0].length);
+
+  const trimmed = line.trim();
+  if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
+    const value = tryJson(trimmed);
+    if (isObject(value)) return fromJsonObject(value, trimmed, origin, source);
+  }
+  return fromText(line, origin, source, describe);
+}
+
+function fromText(
+  line: string,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+  describe?: DescribeContext,
+): LogRecord {
+  const start = line.trimStart();
+  const klog = KLOG.exec(start);
+  if (klog) {
+    const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
+    return base('klog', klog[3]!, klog[3]!, origin, { level, logger: klog[2]!, source });
+  }
+  const zap = ZAP_CONSOLE.exec(start);
+  if (zap) return fromZapConsole(zap[1], zap[2]!, zap[3]!, origin, source);
+
+  const row = GET_EVENTS_ROW.exec(start);
+  if (row) {
+    const object = objectFromSlashRef(row[5]!);
+    if (row[1] && object) object.namespace = row[1];
+    return eventRecord(
+      { type: row[3]!, reason: row[4]!, object },
+      row[6]!.trim(),
+      origin,
+      undefined,
+      source,
+      'kubectl-event-row',
+    );
+  }
+  const describeRow = DESCRIBE_EVENT_ROW.exec(line);
+  if (describeRow) {
+    const rest = describeRow[3]!;
+    const event: EventInfo = { type: describeRow[1]!, reason: describeRow[2]! };
+    let message = rest;
+    const withObject = OBJECT_THEN_MESSAGE.exec(rest);
+    const withAge = withObject ? undefined : DESCRIBE_AGE_FROM.exec(rest);
+    if (withObject) {
+      event.object = { kind: kindFromResource(withObject[1]!), name: withObject[2]! };
+      message = withObject[3]!;
+    } else if (withAge) {
+      event.component = withAge[2]!;
+      message = withAge[3]!;
+      const count = /\(x(\d+) over/.exec(withAge[1]!);
+      if (count) event.count = Number(count[1]);
+    }
+    if (!event.object && describe?.object) event.object = { ...describe.object };
+    return eventRecord(event, message.trim(), origin, undefined, source, 'kubectl-event-row');
+  }
+  return base('plain', line.trim(), line.trim(), origin, { source });
+}
+
+function fromZapConsole(
+  time: string | undefined,
+  level: string,
+  rest: string,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+): LogRecord {
+  let body = rest;
+  let fields: Record<string, unknown> = {};
+  const trailing = trailingJsonObject(rest);
+  if (trailing) {
+    fields = trailing.value;
+    body = rest.slice(0, trailing.index);
+  }
+  let logger: string | undefined;
+  let message = body.trim();
+  const tab = body.indexOf('\t');
+  const firstToken = tab > 0 && !/\s/.test(body.slice(0, tab)) ? body.slice(0, tab) : /^\S+/.exec(body)?.[0];
+  if (firstToken && firstToken.length < body.trim().length && LOGGER_NAME.test(firstToken)) {
+    logger = firstToken;
+    message = body.slice(firstToken.length).trim();
+  }
+  const error = typeof fields.error === 'string' ? fields.error : undefined;
+  return {
+    format: 'zap-console',
+    text: joinText([message, error]),
+    summary: error ? `${message}: ${error}` : message,
+    time,
+    level,
+    logger,
+    fields,
+    source,
+    origin,
+  };
+}
+
+/** Finds a JSON object that ends the line (zap console fields), trying the last few candidates. */
+function trailingJsonObject(text: string): { index: number; value: Record<string, unknown> } | undefined {
+  const end = text.trimEnd();
+  if (!end.endsWith('}')) return undefined;
+  let from = end.length;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const index = end.lastIndexOf('{', from - 1);
+    if (index < 0) return undefined;
+    if (index === 0 || /\s/.test(end[index - 1]!)) {
+      const value = tryJson(end.slice(index));
+      if (isObject(value)) return { index, value };
+    }
+    from = index;
+  }
+  return undefined;
+}
+
+function fromJsonObject(
+  value: Record<string, unknown>,
+  raw: string,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+): LogRecord {
+  // Fluent Bit record: the container line is in `log`, merged JSON in `log_processed` or `data`.
+  if (
+    typeof value.log === 'string' ||
+    (isObject(value.kubernetes) && (isObject(value.log_processed) || isObject(value.data)))
+  ) {
+    const pod = fluentBitSource(value.kubernetes) ?? source;
+    const merged = [value.log_processed, value.data].find(isObject);
+    if (merged && !isEvent(merged)) return fromJsonObject(merged, raw, origin, pod);
+    if (typeof value.log === 'string') return parseLine(value.log.replace(/[\r\n]+$/, ''), origin, pod);
+  }
+  if (isEvent(value)) return fromEventObject(value, origin, source);
+  const message = firstString(value.message, value.msg);
+  const error = firstString(value.error, value.err);
+  if (message !== undefined || error !== undefined || typeof value.level === 'string') {
+    const causes = Array.isArray(value.errorCauses)
+      ? value.errorCauses
+          .map((cause) => (isObject(cause) ? firstString(cause.error) : undefined))
+          .filter((cause): cause is string => cause !== undefined && !(error ?? '').includes(cause))
+      : [];
+    const text = joinText([message, error, ...causes]);
+    return {
+      format: 'zap-json',
+      text,
+      summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
+      time: timeOf(value.time ?? value.ts),
+      level: typeof value.level === 'string' ? value.level.toUpperCase() : undefined,
+      logger: typeof value.logger === 'string' ? value.logger : undefined,
+      fields: value,
+      source,
+      origin,
+    };
+  }
+  return base('plain', raw, raw, origin, { source });
+}
+
+function isEvent(value: Record<string, unknown>): boolean {
+  if (isObject(value.involvedObject) || isObject(value.regarding)) return true;
+  return typeof value.reason === 'string' && typeof (value.message ?? value.eventMessage ?? value.note) === 'string';
+}
+
+function fromEventObject(
+  value: Record<string, unknown>,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+): LogRecord {
+  const involved = isObject(value.involvedObject)
+    ? value.involvedObject
+    : isObject(value.regarding)
+      ? value.regarding
+      : {};
+  const metadata = isObject(value.metadata) ? value.metadata : {};
+  const sourceInfo = isObject(value.source) ? value.source : {};
+  const name = firstString(involved.name);
+  const namespace = firstString(involved.namespace, value.eventNamespace, metadata.namespace) || undefined;
+  const event: EventInfo = {
+    reason: firstString(value.reason),
+    type: firstString(value.type),
+    object: name ? { kind: firstString(involved.kind), namespace, name } : undefined,
+    component: firstString(sourceInfo.component, value.reportingComponent, value.reportingController),
+    count: typeof value.count === 'number' ? value.count : undefined,
+  };
+  const message = firstString(value.message, value.eventMessage, value.note) ?? '';
+  const time = timeOf(value.lastTimestamp ?? value.eventTime ?? value.firstTimestamp ?? metadata.creationTimestamp);
+  return eventRecord(event, message, origin, time, source, 'k8s-event');
+}
+
+function eventRecord(
+  event: EventInfo,
+  message: string,
+  origin: RecordOrigin,
+  time: string | undefined,
+  source: ObjectRef | undefined,
+  format: 'k8s-event' | 'kubectl-event-row',
+): LogRecord {
+  const reason = event.reason ?? '';
+  return {
+    format,
+    text: joinText([reason, message]),
+    summary: reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message,
+    time,
+    level: event.type === 'Warning' ? 'WARN' : 'INFO',
+    fields: {},
+    event,
+    source,
+    origin,
+  };
+}
+
+function base(
+  format: LogRecord['format'],
+  text: string,
+  summary: string,
+  origin: RecordOrigin,
+  extra: Pick<LogRecord, 'level' | 'logger' | 'source'>,
+): LogRecord {
+  return { format, text, summary, fields: {}, origin, ...extra };
+}
+
+function trackDescribeHeader(line: string, describe: DescribeContext): void {
+  const header = DESCRIBE_HEADER.exec(line);
+  if (!header) return;
+  const value = header[2]!;
+  if (header[1] === 'Name') describe.object = { kind: /^ip-\d/.test(value) ? 'Node' : 'Pod', name: value };
+  else if (describe.object && header[1] === 'Namespace') describe.object.namespace = value;
+  else if (describe.object && header[1] === 'Kind') describe.object.kind = value;
+}
+
+function fluentBitSource(kubernetes: unknown): ObjectRef | undefined {
+  if (!isObject(kubernetes)) return undefined;
+  const name = firstString(kubernetes.pod_name);
+  return name ? { kind: 'Pod', name, namespace: firstString(kubernetes.namespace_name) } : undefined;
+}
+
+function objectFromSlashRef(ref: string): ObjectRef | undefined {
+  const slash = ref.indexOf('/');
+  if (slash <= 0) return undefined;
+  return { kind: kindFromResource(ref.slice(0, slash)), name: ref.slice(slash + 1).replace(/^"|"$/g, '') };
+}
+
+const RESOURCE_KINDS: Readonly<Record<string, string>> = {
+  pod: 'Pod',
+  node: 'Node',
+  nodeclaim: 'NodeClaim',
+  nodepool: 'NodePool',
+  machine: 'Machine',
+  provisioner: 'Provisioner',
+  ec2nodeclass: 'EC2NodeClass',
+  persistentvolumeclaim: 'PersistentVolumeClaim',
+  deployment: 'Deployment',
+  replicaset: 'ReplicaSet',
+  statefulset: 'StatefulSet',
+  daemonset: 'DaemonSet',
+};
+
+const kindFromResource = (resource: string): string =>
+  RESOURCE_KINDS[resource.toLowerCase().split('.')[0]!] ?? resource;
+
+function timeOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const ms = value < 1e11 ? value * 1000 : value;
+    const date = new Date(ms);
+    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  }
+  if (typeof value === 'string' && value.length <= 40) return value;
+  return undefined;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === 'string') return value;
+  return undefined;
+}
+
+const joinText = (parts: Array<string | undefined>): string => parts.filter((part) => part).join(' | ');
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A physical line that continues the previous record: AWS SDK v1 errors embed `\ncaused by:` and
+ * `\n\tstatus code:`, and stack traces follow panics. Such lines carry no timestamp, level or JSON.
+ */
+export function isContinuationLine(line: string): boolean {
+  if (/^\t(?:status code|caused by|goroutine|\S+\.go:\d)/.test(line)) return true;
+  if (/^(?:caused by: |\s+at |goroutine \d+ |\s*status code: \d{3})/.test(line)) return true;
+  return false;
+}

@@ -1,0 +1,122 @@
+import type { Finding } from './finding';
+import type { Severity } from './model';
+import { sanitizeLine } from './sanitize';
+
+/** Styling hooks: identity for plain text, ANSI codes for a terminal. */
+export interface Style {
+  severity(severity: Severity, text: string): string;
+  bold(text: string): string;
+  dim(text: string): string;
+}
+
+export const PLAIN: Style = { severity: (_s, text) => text, bold: (text) => text, dim: (text) => text };
+
+const LABEL_WIDTH = 10;
+
+/**
+ * A finding as text an on-call engineer reads in ten seconds: what broke and where on the first two
+ * lines, then why, the commands, and the evidence. Log-derived text is sanitised.
+ */
+export function renderFindingText(finding: Finding, style: Style = PLAIN): string {
+  const lines: string[] = [];
+  const severity = finding.severity.toUpperCase().padEnd(8);
+  lines.push(
+    `${style.severity(finding.severity, severity)} ${style.bold(finding.title)}  ${style.dim(`[${finding.rule}]`)}`,
+  );
+  const when = finding.firstSeen
+    ? finding.firstSeen === finding.lastSeen || !finding.lastSeen
+      ? ` · at ${finding.firstSeen}`
+      : ` · ${finding.firstSeen} → ${finding.lastSeen}`
+    : '';
+  lines.push(
+    label(
+      'cluster',
+      `${clean(finding.cluster)} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'}${when} · ${finding.status}`,
+    ),
+  );
+  const where = whereLine(finding);
+  if (where) lines.push(label('where', where));
+  lines.push(...block('why', finding.diagnosis));
+  for (const subnet of finding.context.subnets ?? []) {
+    if (subnet.availableIps === undefined) continue;
+    const total = subnet.totalIps ? ` of ${subnet.totalIps}` : '';
+    lines.push(
+      label('subnet', `${subnet.subnetId} ${subnet.availabilityZone ?? ''} ${subnet.availableIps}${total} IPs free`),
+    );
+  }
+  for (const error of finding.context.enrichmentErrors) {
+    lines.push(label('unchecked', `${error.source}: ${clean(error.message)}`));
+  }
+  finding.remediation.forEach((step, index) => {
+    lines.push(
+      label(
+        index === 0 ? 'fix' : '',
+        `${index + 1}. ${step.title}${step.action ? style.dim(` (action: ${step.action})`) : ''}`,
+      ),
+    );
+    for (const detail of step.detail.split('\n')) lines.push(`${' '.repeat(LABEL_WIDTH + 3)}${style.dim(detail)}`);
+    for (const command of step.commands) lines.push(`${' '.repeat(LABEL_WIDTH + 3)}$ ${command}`);
+  });
+  finding.evidence.forEach((evidence, index) => {
+    const at = [
+      evidence.timestamp,
+      evidence.file && evidence.line ? `${evidence.file}:${evidence.line}` : evidence.logStream,
+    ]
+      .filter(Boolean)
+      .join(' ');
+    lines.push(label(index === 0 ? 'evidence' : '', `${at ? `${style.dim(at)} ` : ''}${clean(evidence.message, 300)}`));
+  });
+  if (finding.docs.length) lines.push(label('docs', finding.docs.join('  ')));
+  return lines.join('\n');
+}
+
+/** One-line summary of a run, for the top of the report. */
+export function renderSummary(findings: Finding[], records: number, malformed: number): string {
+  const counts = (['critical', 'high', 'medium', 'low'] as const)
+    .map((severity) => [severity, findings.filter((f) => f.severity === severity).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([severity, count]) => `${count} ${severity}`);
+  const found =
+    findings.length === 0
+      ? 'No findings'
+      : `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')})`;
+  const bad = malformed > 0 ? `; ${malformed} malformed record${malformed === 1 ? '' : 's'} skipped` : '';
+  return `${found} in ${records} record${records === 1 ? '' : 's'}${bad}.`;
+}
+
+function whereLine(finding: Finding): string {
+  const e = finding.entities;
+  const parts: Array<[string, string[] | undefined]> = [
+    ['subnets', e.subnets],
+    ['zones', e.zones],
+    ['nodepools', e.nodepools],
+    ['nodeclasses', e.nodeclasses],
+    ['instance types', e.instanceTypes],
+    ['capacity', e.capacityTypes],
+    ['workloads', e.workloads],
+    ['pods', e.workloads?.length ? undefined : e.pods],
+    ['nodes', e.nodes],
+    ['taints', e.taints],
+    ['labels', e.labels],
+    ['volumes', e.volumes],
+    ['pdbs', e.pdbs],
+    ['quotas', e.quotas],
+    ['iam', e.iamActions],
+  ];
+  return parts
+    .filter(([, values]) => values && values.length > 0)
+    .map(([name, values]) => `${name} ${clean(shorten(values!))}`)
+    .join(' · ');
+}
+
+function shorten(values: string[], max = 4): string {
+  return values.length > max ? `${values.slice(0, max).join(', ')} +${values.length - max}` : values.join(', ');
+}
+
+const clean = (text: string, max = 400): string => sanitizeLine(text, max);
+
+const label = (name: string, text: string): string => `  ${name.padEnd(LABEL_WIDTH)} ${text}`;
+
+function block(name: string, text: string): string[] {
+  return [label(name, clean(text, 2000))];
+}
