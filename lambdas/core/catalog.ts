@@ -202,7 +202,6 @@ export const CATALOG: Readonly<Record<RuleId, RuleInfo>> = {
     source: 13,
     emittedBy: 'logs',
     recognises: 'Unconsolidatable, DisruptionBlocked, PDB prevents pod evictions, do-not-disrupt',
-    keyEntity: 'nodepools',
   }),
   'insufficient-instance-capacity': rule({
     id: 'insufficient-instance-capacity',

@@ -25,7 +25,7 @@ const FRAGMENTS = [
     '-> false',
   ]),
 ].sort((a, b) => b.length - a.length);
-const FRAGMENT_SCAN = new RegExp(FRAGMENTS.map(escapeRegExp).join('|'), 'g');
+export const FRAGMENT_SCAN = new RegExp(FRAGMENTS.map(escapeRegExp).join('|'), 'g');
 const IMPLIED = new Map(FRAGMENTS.map((fragment) => [fragment, FRAGMENTS.filter((other) => fragment.includes(other))]));
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */

@@ -5,7 +5,7 @@ import type { Entities, EntityKind, LogRecord } from './model';
 const MAX_PER_KIND = 25;
 
 // Every pattern below uses bounded repetitions of a single class, so each is linear-time.
-const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]> = [
+export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]> = [
   ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g],
   ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g],
   ['amis', /\bami-[0-9a-f]{8,17}\b/g],

@@ -30,6 +30,22 @@ const DESCRIBE_AGE_FROM = /^(<unknown>|\d\S*(?: \(x\d+ over \S+\))?)\s+(\S+)\s+(
 const OBJECT_THEN_MESSAGE = /^([a-zA-Z.]+)\/"?([a-z0-9.:-]+)"?\s+(.*)$/s;
 const DESCRIBE_HEADER = /^(Name|Namespace|Kind):\s+(\S+)\s*$/;
 
+/** Every pattern of the parser, for the linear-time check in the tests. */
+export const PARSE_PATTERNS: readonly RegExp[] = [
+  CRI_PREFIX,
+  KUBECTL_POD_PREFIX,
+  POD_CONTAINER_PREFIX,
+  TIMESTAMP_BEFORE_JSON,
+  KLOG,
+  ZAP_CONSOLE,
+  LOGGER_NAME,
+  GET_EVENTS_ROW,
+  DESCRIBE_EVENT_ROW,
+  DESCRIBE_AGE_FROM,
+  OBJECT_THEN_MESSAGE,
+  DESCRIBE_HEADER,
+];
+
 /** Parses one message. `describe` carries kubectl describe state across the lines of one stream. */
 export function parseMessage(raw: string, origin: RecordOrigin, describe?: DescribeContext): LogRecord | undefined {
   const line = raw.replace(/[\r\n]+$/, '');
@@ -214,6 +230,8 @@ function fromJsonObject(
 
 function isEvent(value: Record<string, unknown>): boolean {
   if (isObject(value.involvedObject) || isObject(value.regarding)) return true;
+  // Karpenter's own JSON lines can carry `reason` and `message` too; they also carry a level.
+  if ('level' in value || 'logger' in value || 'caller' in value) return false;
   return typeof value.reason === 'string' && typeof (value.message ?? value.eventMessage ?? value.note) === 'string';
 }
 

@@ -102,7 +102,8 @@ export const RULE_MATCHERS: readonly RuleMatcher[] = [
   {
     rule: 'node-not-ready',
     clauses: any(
-      'notready',
+      ' notready',
+      'nodenotready',
       'not ready state',
       'noderepairblocked',
       'nodes are unhealthy',

@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { main, type Io } from '../../bin/cli/main';
+import { RULE_IDS } from '../../lambdas/core/catalog';
+import { ROOT } from '../helpers';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(argv: string[], overrides: Partial<Io> = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    readFile: (path) => readFileSync(join(ROOT, path), 'utf8'),
+    readStdin: () => '',
+    env: {},
+    isTty: false,
+    ...overrides,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+const EXAMPLES = [
+  'examples/karpenter-controller.log',
+  'examples/kubernetes-events.jsonl',
+  'examples/awslogs-event.json',
+];
+
+describe('karpenter-doctor analyze', () => {
+  it('finds the incidents of the bundled examples', async () => {
+    const { code, stdout } = await run(['analyze', '--format', 'json', '--cluster', 'demo', ...EXAMPLES]);
+    expect(code).toBe(0);
+    const { findings, stats } = JSON.parse(stdout);
+    const rules = findings.map((f: { rule: string }) => f.rule);
+    expect(rules).toEqual(
+      expect.arrayContaining([
+        'subnet-ip-exhaustion',
+        'insufficient-instance-capacity',
+        'consolidation-blocked',
+        'karpenter-controller-unschedulable',
+        'nodepool-limits-exceeded',
+        'aws-permission-denied',
+      ]),
+    );
+    expect(stats.records).toBeGreaterThan(2000);
+    const subnet = findings.find((f: { rule: string }) => f.rule === 'subnet-ip-exhaustion');
+    expect(subnet).toMatchObject({
+      schemaVersion: '1',
+      status: 'open',
+      cluster: 'demo',
+      severity: 'critical',
+      occurrences: 14,
+    });
+    expect(subnet.entities.subnets).toEqual(['subnet-0a1b2c3d4e5f60718', 'subnet-0b2c3d4e5f6071829']);
+    expect(subnet.evidence.length).toBeLessThanOrEqual(3);
+    expect(subnet.remediation[0].commands[0]).toContain(
+      '--subnet-ids subnet-0a1b2c3d4e5f60718 subnet-0b2c3d4e5f6071829',
+    );
+    const gpu = findings.find((f: { rule: string }) => f.rule === 'insufficient-instance-capacity');
+    expect(gpu.entities).toMatchObject({ instanceTypes: ['g5.xlarge'], zones: ['us-west-2c'], nodepools: ['gpu'] });
+  });
+
+  it('prints a text report with no colour off a terminal', async () => {
+    const { stdout } = await run(['analyze', ...EXAMPLES]);
+    expect(stdout).toMatch(/^\d+ findings \(2 critical, /);
+    expect(stdout).toContain('CRITICAL Subnets are out of free IP addresses  [subnet-ip-exhaustion]');
+    expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('colours only on a terminal, and never with NO_COLOR', async () => {
+    expect((await run(['analyze', EXAMPLES[1]!], { isTty: true })).stdout).toContain('\u001b[');
+    expect((await run(['analyze', EXAMPLES[1]!], { isTty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain(
+      '\u001b[',
+    );
+  });
+
+  it('reads standard input with "-" and exits 1 on a high finding when --fail-on asks', async () => {
+    const readStdin = () => '{"level":"ERROR","message":"Reconciler error","error":"no subnets found"}\n';
+    expect((await run(['analyze', '-'], { readStdin })).code).toBe(0);
+    const failing = await run(['analyze', '--fail-on', 'high', '-'], { readStdin });
+    expect(failing.code).toBe(1);
+    expect(failing.stdout).toContain('subnet-or-security-group-not-found');
+  });
+
+  it('exits 2 with a clear message for unreadable input', async () => {
+    const { code, stderr } = await run(['analyze', 'examples/does-not-exist.log']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('karpenter-doctor: cannot read examples/does-not-exist.log: no such file\n');
+  });
+
+  it('exits 2 on bad usage', async () => {
+    const { code, stderr } = await run(['analyze', '--format', 'xml']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/xml/);
+  });
+
+  it('reports malformed awslogs payloads and analyses the rest', async () => {
+    const readStdin = () => `{"awslogs":{"data":"bm90IGd6aXA="}}\nno subnets found\n`;
+    const { code, stdout, stderr } = await run(['analyze', '-'], { readStdin });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/skipped malformed input: awslogs.data is not gzip/);
+    expect(stdout).toMatch(/1 malformed record skipped/);
+  });
+});
+
+describe('karpenter-doctor classify', () => {
+  it('prints one JSON line per input line, [] for silence, counting from 1', async () => {
+    const readStdin = () => 'no subnets found\n\n{"level":"INFO","message":"created nodeclaim"}\n';
+    const { stdout } = await run(['classify'], { readStdin });
+    expect(
+      stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([
+      { line: 1, rules: ['subnet-or-security-group-not-found'] },
+      { line: 2, rules: [] },
+      { line: 3, rules: [] },
+    ]);
+  });
+
+  it('does not join continuation lines', async () => {
+    const readStdin = () => 'updating spot pricing, UnauthorizedOperation: denied\n\tstatus code: 403\n';
+    const { stdout } = await run(['classify', '-'], { readStdin });
+    expect(stdout).toBe('{"line":1,"rules":["aws-permission-denied"]}\n{"line":2,"rules":[]}\n');
+  });
+});
+
+describe('karpenter-doctor rules', () => {
+  it('lists every id of the catalog, marking the one the headroom check emits', async () => {
+    const { stdout } = await run(['rules']);
+    for (const id of RULE_IDS) expect(stdout).toContain(id);
+    expect(stdout).toMatch(/subnet-ip-headroom-low .*emitted by the headroom check/);
+    const json = JSON.parse((await run(['rules', '--format', 'json'])).stdout);
+    expect(json.map((r: { id: string }) => r.id)).toEqual([...RULE_IDS]);
+  });
+
+  it('prints help', async () => {
+    const { code, stdout } = await run(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/analyze .*\n.*classify .*\n.*rules/s);
+  });
+});
+
+describe('the installed bin', () => {
+  it('runs the CLI through node bin/karpenter-doctor.js', () => {
+    const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'karpenter-doctor.js'), 'classify', '-'], {
+      input: 'no subnets found\n',
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('{"line":1,"rules":["subnet-or-security-group-not-found"]}\n');
+  });
+});

@@ -1,0 +1,87 @@
+import { gzipSync } from 'node:zlib';
+import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/decode';
+
+// The test vector published in the Powertools for AWS Lambda parser docs (reference/log-envelopes.md §1.2).
+const POWERTOOLS_VECTOR =
+  'H4sIAAAAAAAAAHWPwQqCQBCGX0Xm7EFtK+smZBEUgXoLCdMhFtKV3akI8d0bLYmibvPPN3wz00CJxmQnTO41whwWQRIctmEcB6sQbFC3CjW3XW8kxpOpP+OC22d1Wml1qZkQGtoMsScxaczKN3plG8zlaHIta5KqWsozoTYw3/djzwhpLwivWFGHGpAFe7DL68JlBUk+l7KSN7tCOEJ4M3/qOI49vMHj+zCKdlFqLaU2ZHV2a4Ct/an0/ivdX8oYc1UVX860fQDQiMdxRQEAAA==';
+
+describe('decodeSubscriptionData', () => {
+  it('decodes the published base64+gzip test vector', () => {
+    const result = decodeSubscriptionData(POWERTOOLS_VECTOR);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.document).toMatchObject({
+      messageType: 'DATA_MESSAGE',
+      owner: '123456789123',
+      logGroup: 'testLogGroup',
+      logStream: 'testLogStream',
+    });
+    expect(result.document.logEvents).toEqual([
+      { id: 'eventId1', timestamp: 1440442987000, message: '[ERROR] First test message' },
+      { id: 'eventId2', timestamp: 1440442987001, message: '[ERROR] Second test message' },
+    ]);
+  });
+
+  it('reads a CONTROL_MESSAGE as a control document with no data', () => {
+    const data = gzipSync(
+      JSON.stringify({
+        messageType: 'CONTROL_MESSAGE',
+        owner: 'CloudwatchLogs',
+        logGroup: '',
+        logStream: '',
+        subscriptionFilters: [],
+        logEvents: [
+          {
+            id: '',
+            timestamp: 1680683189085,
+            message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.',
+          },
+        ],
+      }),
+    ).toString('base64');
+    const result = decodeSubscriptionData(data);
+    expect(result.ok && result.document.messageType).toBe('CONTROL_MESSAGE');
+  });
+
+  it.each([
+    ['an empty string', ''],
+    ['a number', 42],
+    ['text that is not base64', 'not base64!'],
+    ['base64 that is not gzip', Buffer.from('plain text').toString('base64')],
+    ['gzip that is not JSON', gzipSync('{"messageType":').toString('base64')],
+    ['JSON that is not a document', gzipSync('[1,2,3]').toString('base64')],
+    ['a document of an unknown type', gzipSync('{"messageType":"OTHER","logEvents":[]}').toString('base64')],
+    ['truncated gzip', POWERTOOLS_VECTOR.slice(0, 60)],
+  ])('refuses %s with a reason instead of throwing', (_name, data) => {
+    const result = decodeSubscriptionData(data);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.reason).toMatch(/\w/);
+  });
+
+  it('skips and counts log events that are not {id, timestamp, message}', () => {
+    const data = gzipSync(
+      JSON.stringify({
+        messageType: 'DATA_MESSAGE',
+        logGroup: 'g',
+        logStream: 's',
+        logEvents: [{ id: '1', timestamp: 1, message: 'ok' }, { id: '2' }, null, 'x'],
+      }),
+    ).toString('base64');
+    const result = decodeSubscriptionData(data);
+    expect(result.ok && result.document.logEvents.map((e) => e.message)).toEqual(['ok']);
+    expect(result.ok && result.document.malformedEvents).toBe(3);
+  });
+
+  it('round-trips what encodeSubscriptionData writes', () => {
+    const document = {
+      messageType: 'DATA_MESSAGE' as const,
+      owner: '1',
+      logGroup: 'g',
+      logStream: 's',
+      subscriptionFilters: ['f'],
+      logEvents: [{ id: 'a', timestamp: 2, message: 'm' }],
+    };
+    const result = decodeSubscriptionData(encodeSubscriptionData(document));
+    expect(result.ok && result.document).toEqual({ ...document, malformedEvents: 0 });
+  });
+});

@@ -1,0 +1,36 @@
+import { checkSync } from 'recheck';
+import { FRAGMENT_SCAN, classify } from '../../lambdas/core/classify';
+import { TEXT_PATTERNS } from '../../lambdas/core/entities';
+import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
+import { CONDITION_TO_FALSE, RULE_MATCHERS } from '../../lambdas/core/rules';
+
+const patterns: RegExp[] = [
+  FRAGMENT_SCAN,
+  CONDITION_TO_FALSE,
+  ...RULE_MATCHERS.flatMap((m) => (m.patterns ?? []).map((p) => p.pattern)),
+  ...TEXT_PATTERNS.map(([, pattern]) => pattern),
+  ...PARSE_PATTERNS,
+];
+
+describe('classifier and parser patterns', () => {
+  // recheck analyses each pattern for super-linear backtracking (ReDoS); "safe" means linear.
+  it.each(patterns.map((p) => [p.source.slice(0, 70), p] as const))('%s is linear-time', (_name, pattern) => {
+    const diagnosis = checkSync(pattern.source, pattern.flags, { timeout: 20000 });
+    expect({ pattern: pattern.source, status: diagnosis.status }).toEqual({ pattern: pattern.source, status: 'safe' });
+  });
+
+  it('the checker itself flags a backtracking pattern', () => {
+    expect(checkSync('^(a+)+$', '').status).toBe('vulnerable');
+  });
+
+  it.each([
+    ['repeated fragment starts', 'insufficient '.repeat(20000)],
+    ['one long token', 'a'.repeat(256 * 1024)],
+    ['nested JSON braces', `${'{"a":'.repeat(40000)}1${'}'.repeat(40000)}`],
+    ['scheduler-like text', `0/9 nodes are available: ${'1 node(s) had untolerated taint {a: b}, '.repeat(6000)}`],
+    ['console-like text', `2024-01-01T00:00:00Z\tERROR\t${'controller.'.repeat(20000)}\t{`],
+  ])('classifies a 256 KB adversarial line (%s)', (_name, line) => {
+    const record = parseMessage(line.slice(0, 256 * 1024), {});
+    expect(Array.isArray(classify(record!))).toBe(true);
+  });
+});

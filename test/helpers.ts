@@ -1,0 +1,35 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { classify } from '../lambdas/core/classify';
+import { parseMessage } from '../lambdas/core/parse';
+import type { RuleId } from '../lambdas/core/catalog';
+
+export const ROOT = join(__dirname, '..');
+export const fixture = (name: string): string => readFileSync(join(__dirname, 'fixtures', name), 'utf8');
+
+/** The rules one line yields when classified on its own, as `classify` does. */
+export function rulesOf(line: string): RuleId[] {
+  const record = parseMessage(line, { line: 1 });
+  return record ? [...new Set(classify(record).map((s) => s.rule))].sort() : [];
+}
+
+export interface Sample {
+  id: string;
+  expected_rules: RuleId[];
+  benign: boolean;
+  raw: string;
+}
+
+/**
+ * The shared labelled samples (../shared/reference). CI has shared/ beside the clone; elsewhere the
+ * copy in test/fixtures (kept identical) is used.
+ */
+export function loadSamples(): { path: string; samples: Sample[] } {
+  const shared = join(ROOT, '..', 'shared', 'reference', 'karpenter-samples.jsonl');
+  const path = existsSync(shared) ? shared : join(__dirname, 'fixtures', 'karpenter-samples.jsonl');
+  const samples = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Sample);
+  return { path, samples };
+}
