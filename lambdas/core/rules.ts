@@ -181,6 +181,7 @@ export const RULE_MATCHERS: readonly RuleMatcher[] = [
       "can't replace",
       "can't remove",
       'cannot be consolidated',
+      'not all pods would schedule',
     ),
   },
   {
@@ -238,7 +239,9 @@ export const RULE_MATCHERS: readonly RuleMatcher[] = [
     clauses: [
       ...any(
         'send request failed',
+        'request send failed',
         'webidentityerr',
+        'ec2metadataerror',
         'failed to retrieve credentials',
         'unable to detect the cluster endpoint',
         'failed to resolve cluster endpoint',
@@ -264,6 +267,7 @@ export const RULE_MATCHERS: readonly RuleMatcher[] = [
       'invaliduserdata',
       'invalidparametervalue',
       'invalidparametercombination',
+      'invalidparameter:',
       'requirements of amis',
       'no amis found',
       'amis not found',
@@ -320,11 +324,12 @@ export const RULE_MATCHERS: readonly RuleMatcher[] = [
   },
   {
     rule: 'webhook-tls-error',
+    // A bare "http: TLS handshake error from …: EOF" is probe noise; only certificate failures count.
     clauses: any(
       'failed calling webhook',
       'failed to call webhook',
       'x509:',
-      'tls handshake error',
+      'tls: bad certificate',
       'certificate signed by unknown authority',
       'certificate has expired',
     ),
