@@ -94,4 +94,13 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const stringOr = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** JSON.parse that returns undefined instead of throwing. */
+export function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

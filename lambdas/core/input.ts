@@ -1,5 +1,5 @@
 import type { RawMessage } from './assemble';
-import { decodeSubscriptionData, isObject, toSubscriptionDocument, type SubscriptionDocument } from './decode';
+import { decodeSubscriptionData, isObject, toSubscriptionDocument, tryJson, type SubscriptionDocument } from './decode';
 
 /** What reading one input found, beside the messages themselves. */
 export interface InputStats {
@@ -94,11 +94,3 @@ function malformed(stats: InputStats, reason: string): RawMessage[] {
 }
 
 export const emptyInputStats = (): InputStats => ({ malformed: 0, controlMessages: 0, problems: [] });
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

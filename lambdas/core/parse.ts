@@ -1,4 +1,4 @@
-import { isObject } from './decode';
+import { isObject, tryJson } from './decode';
 import type { EventInfo, LogRecord, ObjectRef, RecordOrigin } from './model';
 
 /**
@@ -348,14 +348,6 @@ function firstString(...values: unknown[]): string | undefined {
 }
 
 const joinText = (parts: Array<string | undefined>): string => parts.filter((part) => part).join(' | ');
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A physical line that continues the previous record: AWS SDK v1 errors embed `\ncaused by:` and
