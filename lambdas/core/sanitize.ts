@@ -26,11 +26,20 @@ export function truncate(text: string, max: number): string {
  * (`@here`, `<@U123>`, `<!channel>` cannot ping anyone).
  */
 export function escapeMarkdown(text: string): string {
-  return sanitizeLine(text, Number.MAX_SAFE_INTEGER)
-    .replace(/[\\`*_{}[\]()<>#+|~!]/g, '\\$&')
-    .replace(/@/g, '@\u2060')
-    .replace(/:\/\//g, ':\u2060//');
+  return neutraliseLinks(sanitizeLine(text, Number.MAX_SAFE_INTEGER).replace(/[\\`*_{}[\]()<>#+|~!]/g, '\\$&'));
 }
+
+/**
+ * Text safe inside a chat code span or block, where markup is not rendered but chat clients may
+ * still resolve mentions and links: no backticks to break out, mentions and URLs neutralised.
+ */
+export function codeSafe(text: string, max: number): string {
+  return neutraliseLinks(sanitizeLine(text, max).replace(/`/g, "'"));
+}
+
+/** A word joiner after `@`, `<` and `:` stops mentions (`@here`, `<!channel>`, `<@U1>`) and autolinks. */
+const neutraliseLinks = (text: string): string =>
+  text.replace(/@/g, '@\u2060').replace(/</g, '<\u2060').replace(/:\/\//g, ':\u2060//');
 
 /** Printable ASCII only, for email subjects and other headers: at most `max` characters. */
 export function asciiOnly(text: string, max: number): string {
