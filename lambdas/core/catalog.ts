@@ -339,5 +339,3 @@ export const CATALOG: Readonly<Record<RuleId, RuleInfo>> = {
     recognises: 'free IPs in the discovered subnets under threshold, or forecast to run out within the horizon',
   }),
 };
-
-export const isRuleId = (value: string): value is RuleId => (RULE_IDS as readonly string[]).includes(value);
