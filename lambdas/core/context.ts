@@ -16,6 +16,14 @@ export interface SubnetFacts {
   discovered?: boolean;
 }
 
+/** Free and usable IPs of the known subnets of one Availability Zone. */
+export interface ZoneFacts {
+  availabilityZone: string;
+  subnets: number;
+  availableIps: number;
+  totalIps: number;
+}
+
 export interface VpcFacts {
   vpcId: string;
   cidrBlocks: string[];
@@ -25,6 +33,8 @@ export interface VpcFacts {
 
 export interface NodegroupFacts {
   name: string;
+  /** The node group ARN (managed groups) or the Auto Scaling group ARN (self-managed). */
+  arn?: string;
   kind: 'managed' | 'self-managed';
   autoScalingGroups: string[];
   minSize?: number;
@@ -50,6 +60,8 @@ export interface EnrichmentError {
 
 export interface FindingContext {
   subnets?: SubnetFacts[];
+  /** Per-AZ totals of `subnets`. */
+  zones?: ZoneFacts[];
   vpcs?: VpcFacts[];
   nodegroups?: NodegroupFacts[];
   quotas?: QuotaFacts[];
@@ -57,3 +69,29 @@ export interface FindingContext {
 }
 
 export const emptyContext = (): FindingContext => ({ enrichmentErrors: [] });
+
+/** Per-AZ sums of the subnets whose counts are known, in zone order. */
+export function zoneTotals(subnets: SubnetFacts[]): ZoneFacts[] {
+  const zones = new Map<string, ZoneFacts>();
+  for (const subnet of subnets) {
+    if (!subnet.availabilityZone || subnet.availableIps === undefined || subnet.totalIps === undefined) continue;
+    const zone = zones.get(subnet.availabilityZone) ?? {
+      availabilityZone: subnet.availabilityZone,
+      subnets: 0,
+      availableIps: 0,
+      totalIps: 0,
+    };
+    zone.subnets++;
+    zone.availableIps += subnet.availableIps;
+    zone.totalIps += subnet.totalIps;
+    zones.set(subnet.availabilityZone, zone);
+  }
+  return [...zones.values()].sort((a, b) => a.availabilityZone.localeCompare(b.availabilityZone));
+}
+
+/** Usable IPv4 addresses of a subnet CIDR: its size less the five AWS reserves. */
+export function usableIpsOf(cidr: string | undefined): number | undefined {
+  const prefix = Number(cidr?.split('/')[1]);
+  if (!Number.isInteger(prefix) || prefix < 16 || prefix > 28) return undefined;
+  return 2 ** (32 - prefix) - 5;
+}

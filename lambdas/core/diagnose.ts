@@ -647,7 +647,7 @@ const DIAGNOSERS: Record<RuleId, Diagnoser> = {
   },
 
   'ec2-quota-exceeded': (f) => {
-    const quota = quotaFor(f.all('quotas')[0], f.all('instanceTypes')[0]);
+    const quota = ec2QuotaFor(f.all('quotas')[0], f.all('instanceTypes')[0]);
     const current = f.context.quotas?.find((q) => q.quotaCode === quota.code)?.value;
     return {
       diagnosis:
@@ -1077,8 +1077,11 @@ function tolerationYaml(taint: string | undefined): string {
   ].join('\n');
 }
 
-/** The EC2 vCPU quota for an instance family (Service Quotas codes for EC2). */
-function quotaFor(code: string | undefined, instanceType: string | undefined): { code: string; name: string } {
+/** The EC2 vCPU quota for an instance family (Service Quotas codes for EC2); the enrichment reads its value. */
+export function ec2QuotaFor(
+  code: string | undefined,
+  instanceType: string | undefined,
+): { code: string; name: string } {
   const spot = code === 'MaxSpotInstanceCountExceeded';
   const family = instanceType?.split('.')[0]?.replace(/\d.*$/, '') ?? '';
   if (family === 'g' || family === 'vt') {

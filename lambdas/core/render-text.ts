@@ -1,4 +1,5 @@
 import type { Finding } from './finding';
+import type { FindingContext } from './context';
 import type { Severity } from './model';
 import { sanitizeLine } from './sanitize';
 
@@ -37,13 +38,7 @@ export function renderFindingText(finding: Finding, style: Style = PLAIN): strin
   const where = whereLine(finding);
   if (where) lines.push(label('where', where));
   lines.push(...block('why', finding.diagnosis));
-  for (const subnet of finding.context.subnets ?? []) {
-    if (subnet.availableIps === undefined) continue;
-    const total = subnet.totalIps ? ` of ${subnet.totalIps}` : '';
-    lines.push(
-      label('subnet', `${subnet.subnetId} ${subnet.availabilityZone ?? ''} ${subnet.availableIps}${total} IPs free`),
-    );
-  }
+  lines.push(...contextLines(finding.context));
   for (const error of finding.context.enrichmentErrors) {
     lines.push(label('unchecked', `${error.source}: ${clean(error.message)}`));
   }
@@ -119,4 +114,38 @@ const label = (name: string, text: string): string => `  ${name.padEnd(LABEL_WID
 
 function block(name: string, text: string): string[] {
   return [label(name, clean(text, 2000))];
+}
+
+/** The live AWS facts, one line each: subnets, zones, VPCs, node groups, quotas. */
+function contextLines(context: FindingContext): string[] {
+  const lines: string[] = [];
+  for (const subnet of context.subnets ?? []) {
+    if (subnet.availableIps === undefined) continue;
+    const total = subnet.totalIps !== undefined ? ` of ${subnet.totalIps}` : '';
+    const zone = subnet.availabilityZone ? ` (${subnet.availabilityZone})` : '';
+    const tagged = subnet.discovered ? ', Karpenter subnet' : '';
+    lines.push(label('subnet', `${subnet.subnetId}${zone}: ${subnet.availableIps}${total} IPs free${tagged}`));
+  }
+  for (const zone of context.zones ?? []) {
+    const count = `${zone.subnets} subnet${zone.subnets === 1 ? '' : 's'}`;
+    lines.push(
+      label('zone', `${zone.availabilityZone}: ${zone.availableIps} of ${zone.totalIps} IPs free in ${count}`),
+    );
+  }
+  for (const vpc of context.vpcs ?? []) {
+    const slots =
+      vpc.cidrSlotsLeft !== undefined ? `; ${vpc.cidrSlotsLeft} more allowed by the default quota of 5` : '';
+    lines.push(label('vpc', `${vpc.vpcId}: CIDRs ${vpc.cidrBlocks.join(', ') || 'unknown'}${slots}`));
+  }
+  for (const group of context.nodegroups ?? []) {
+    const sizes = `min ${group.minSize ?? '?'}, desired ${group.desiredSize ?? '?'}, max ${group.maxSize ?? '?'}`;
+    const asgs = group.autoScalingGroups.length ? `, ASG ${group.autoScalingGroups.join(', ')}` : '';
+    const health = group.healthIssues?.length ? `; health: ${group.healthIssues.join(', ')}` : '';
+    lines.push(label('nodegroup', `${group.name} (${group.kind}): ${sizes}${asgs}${health}`));
+  }
+  for (const quota of context.quotas ?? []) {
+    if (quota.value === undefined) continue;
+    lines.push(label('quota', `${quota.quotaName ?? quota.quotaCode} (${quota.quotaCode}): ${quota.value}`));
+  }
+  return lines;
 }

@@ -1,0 +1,230 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { Incident } from '../core/aggregate';
+import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/lifecycle';
+import type { Severity } from '../core/model';
+
+/** How one batch's claim on the store turned out. */
+export type BatchClaim =
+  /** First delivery, or a retry whose previous attempt has let go: process it. */
+  | 'claimed'
+  /** Already fully processed: a duplicate delivery, skip it. */
+  | 'done'
+  /** Another invocation is processing the same batch right now. */
+  | 'busy';
+
+/** Thrown when a concurrent invocation holds the batch; Lambda's retry comes back after it finished. */
+export class BatchBusyError extends Error {
+  override readonly name = 'BatchBusyError';
+}
+
+export interface Observation {
+  incident: Incident;
+  severity: Severity;
+}
+
+export interface Recorded {
+  state: IncidentState;
+  outcome: Outcome;
+}
+
+const BATCH_PREFIX = 'batch#';
+/** Batch markers outlive CloudWatch Logs' 24-hour redelivery window. */
+const BATCH_RETENTION_MS = 48 * 60 * 60_000;
+/** Attempts of one optimistic write before the conflict is reported. */
+const MAX_WRITE_ATTEMPTS = 6;
+const MAX_BATCH_GET = 100;
+
+/**
+ * The incident table (DESIGN §3 step 5). One item per finding key, written with optimistic locking
+ * (`version`), plus one marker item per subscription batch so that a re-delivered or retried batch is
+ * counted once and its notifications are finished by exactly one invocation. Expiry is checked on
+ * every read; the table's TTL attribute (`expiresAt`) only cleans up.
+ */
+export class IncidentStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  /** Claims a batch for this invocation for `leaseMs` (the function timeout). */
+  async claimBatch(batchId: string, now: number, leaseMs: number): Promise<BatchClaim> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: BATCH_PREFIX + batchId },
+          UpdateExpression:
+            'SET #state = :processing, #lease = :lease, #expires = :expires, #kind = :kind ADD #attempts :one',
+          ConditionExpression:
+            'attribute_not_exists(pk) OR #expires < :nowSeconds OR (#state = :processing AND #lease < :now)',
+          ExpressionAttributeNames: {
+            '#state': 'batchState',
+            '#lease': 'leaseUntil',
+            '#expires': 'expiresAt',
+            '#kind': 'kind',
+            '#attempts': 'attempts',
+          },
+          ExpressionAttributeValues: {
+            ':processing': 'processing',
+            ':lease': now + leaseMs,
+            ':expires': Math.ceil((now + BATCH_RETENTION_MS) / 1000),
+            ':kind': 'batch',
+            ':one': 1,
+            ':now': now,
+            ':nowSeconds': Math.floor(now / 1000),
+          },
+        }),
+      );
+      return 'claimed';
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: BATCH_PREFIX + batchId }, ConsistentRead: true }),
+    );
+    return Item?.batchState === 'done' ? 'done' : 'busy';
+  }
+
+  /** Marks a batch fully processed: later deliveries of it are duplicates. */
+  async completeBatch(batchId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: BATCH_PREFIX + batchId },
+        UpdateExpression: 'SET batchState = :done REMOVE leaseUntil',
+        ExpressionAttributeValues: { ':done': 'done' },
+      }),
+    );
+  }
+
+  /** Lets go of a batch whose processing failed, so that Lambda's retry can claim it at once. */
+  async releaseBatch(batchId: string): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: BATCH_PREFIX + batchId },
+          UpdateExpression: 'SET leaseUntil = :zero',
+          ConditionExpression: 'batchState = :processing',
+          ExpressionAttributeValues: { ':zero': 0, ':processing': 'processing' },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+
+  /** Counts one batch's incidents and decides for each whether to notify (see `advanceIncident`). */
+  async record(
+    observations: Observation[],
+    batchId: string,
+    now: number,
+    policy: LifecyclePolicy,
+  ): Promise<Recorded[]> {
+    const stored = await this.load(observations.map((o) => o.incident.findingId));
+    return Promise.all(
+      observations.map(async ({ incident, severity }) => {
+        let previous = stored.get(incident.findingId);
+        for (let attempt = 1; ; attempt++) {
+          const advance = advanceIncident(previous, incident, severity, batchId, now, policy);
+          if (!advance.changed) return { state: advance.state, outcome: advance.outcome };
+          if (await this.putIfVersion(advance.state, previous?.version)) {
+            return { state: advance.state, outcome: advance.outcome };
+          }
+          if (attempt === MAX_WRITE_ATTEMPTS) {
+            throw new Error(`incident ${incident.findingId} kept changing under ${MAX_WRITE_ATTEMPTS} writes`);
+          }
+          previous = await this.get(incident.findingId);
+        }
+      }),
+    );
+  }
+
+  /** Notes that a channel of notification `generation` went out; ignored when a newer one superseded it. */
+  async markPublished(findingId: string, generation: number, channel: 'sns' | 'events'): Promise<void> {
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: findingId },
+          UpdateExpression: 'SET pending.#flag = :true ADD #version :one',
+          ConditionExpression: 'pending.#generation = :generation',
+          ExpressionAttributeNames: {
+            '#flag': channel === 'sns' ? 'snsDone' : 'eventsDone',
+            '#generation': 'generation',
+            '#version': 'version',
+          },
+          ExpressionAttributeValues: { ':true': true, ':one': 1, ':generation': generation },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+  }
+
+  /** Writes a state that the caller derived from version `expected` (undefined: from no item). */
+  async putIfVersion(state: IncidentState, expected: number | undefined): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: state.findingId, kind: 'incident', ...state },
+          ConditionExpression: expected === undefined ? 'attribute_not_exists(pk)' : '#version = :expected',
+          ...(expected === undefined
+            ? {}
+            : {
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':expected': expected },
+              }),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async get(findingId: string): Promise<IncidentState | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: findingId }, ConsistentRead: true }),
+    );
+    return Item ? stateOf(Item) : undefined;
+  }
+
+  /** Reads many incidents with strongly consistent batch reads, retrying unprocessed keys. */
+  async load(findingIds: string[]): Promise<Map<string, IncidentState>> {
+    const states = new Map<string, IncidentState>();
+    const unique = [...new Set(findingIds)];
+    for (let start = 0; start < unique.length; start += MAX_BATCH_GET) {
+      let keys: Array<Record<string, unknown>> = unique.slice(start, start + MAX_BATCH_GET).map((pk) => ({ pk }));
+      for (let attempt = 0; keys.length > 0; attempt++) {
+        if (attempt > 0) await delay(Math.min(50 * 2 ** attempt, 1000));
+        if (attempt === 8) throw new Error(`DynamoDB left ${keys.length} keys unprocessed after ${attempt} reads`);
+        const response = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of response.Responses?.[this.tableName] ?? []) {
+          const state = stateOf(item);
+          states.set(state.findingId, state);
+        }
+        keys = response.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return states;
+  }
+}
+
+function stateOf(item: Record<string, unknown>): IncidentState {
+  const { pk: _pk, kind: _kind, ...state } = item;
+  return state as unknown as IncidentState;
+}
+
+const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

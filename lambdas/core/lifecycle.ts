@@ -1,0 +1,261 @@
+import type { Evidence, Incident } from './aggregate';
+import { MAX_EVIDENCE } from './aggregate';
+import type { RuleId } from './catalog';
+import type { FindingStatus } from './finding';
+import { SEVERITIES, type Entities, type EntityKind, type Severity } from './model';
+
+/**
+ * The incident lifecycle (DESIGN §3 step 5): what the store keeps per finding key, and the pure
+ * decision of what one batch does to it — notify as new, count as ongoing, re-notify, or nothing
+ * because the batch was counted before. The DynamoDB adapter only loads, writes conditionally and
+ * retries; every decision is made here.
+ */
+
+/** Why a notification goes out. */
+export type NotifyReason = 'new' | 'reopened' | 'interval' | 'severity' | 'affected';
+
+/** A notification that was decided but is not yet fully published. */
+export interface PendingNotification {
+  /** Increments with every notification of the incident; publish marks name it. */
+  generation: number;
+  /** The batch that decided it: only a retry of that batch completes it, so no two invocations race. */
+  batchId: string;
+  status: Extract<FindingStatus, 'open' | 'ongoing'>;
+  reason: NotifyReason;
+  snsDone: boolean;
+  eventsDone: boolean;
+}
+
+/** What the store keeps for one finding key. */
+export interface IncidentState {
+  findingId: string;
+  cluster: string;
+  rule: RuleId;
+  keyValue?: string;
+  status: 'open' | 'resolved';
+  severity: Severity;
+  /** Log time of the first and last line seen (ISO 8601). */
+  firstSeen?: string;
+  lastSeen?: string;
+  /** Wall-clock epoch milliseconds the incident was opened and last counted. */
+  openedAt: number;
+  updatedAt: number;
+  occurrences: number;
+  entities: Entities;
+  evidence: Evidence[];
+  /** The values of the rule's affected-set entity (e.g. the subnets out of IPs) seen so far. */
+  affected: string[];
+  /** Batches already counted, newest last and bounded, so a retried or re-delivered batch counts once. */
+  batches: string[];
+  /** What the latest notification said. */
+  notified?: { at: number; generation: number; severity: Severity; affected: string[] };
+  pending?: PendingNotification;
+  resolvedAt?: number;
+  /** Optimistic-locking version; every write expects the version it read. */
+  version: number;
+  /** Epoch seconds after which the item counts as gone, whether or not TTL has deleted it yet. */
+  expiresAt: number;
+}
+
+/** The windows of the lifecycle, in milliseconds. */
+export interface LifecyclePolicy {
+  /** An ongoing incident is notified again after this long. */
+  renotifyAfterMs: number;
+  /** No escalation notice within this long of the previous notification of the same incident. */
+  suppressForMs: number;
+  /** An incident not seen for this long is forgotten: the next line opens a new one. */
+  retainForMs: number;
+}
+
+export const DEFAULT_POLICY: LifecyclePolicy = {
+  renotifyAfterMs: 6 * 60 * 60_000,
+  suppressForMs: 5 * 60_000,
+  retainForMs: 14 * 24 * 60 * 60_000,
+};
+
+/** Batch ids kept per incident: far more than the retries and re-deliveries of one batch can span. */
+export const MAX_BATCHES = 32;
+const MAX_ENTITY_VALUES = 50;
+
+/**
+ * The entity whose growth is an escalation: a second subnet running dry is news even while the
+ * incident is ongoing. Rules not listed escalate only by severity.
+ */
+export const AFFECTED_KIND: Partial<Record<RuleId, EntityKind>> = {
+  'subnet-ip-exhaustion': 'subnets',
+  'prefix-delegation-fragmentation': 'subnets',
+  'subnet-ip-headroom-low': 'subnets',
+  'ec2-quota-exceeded': 'quotas',
+  'aws-permission-denied': 'iamActions',
+  'subnet-or-security-group-not-found': 'nodeclasses',
+};
+
+export type Outcome =
+  /** Counted; a notification is due (in `notify`). */
+  | { kind: 'notify'; notify: PendingNotification }
+  /** Counted; nothing to tell. */
+  | { kind: 'ongoing' }
+  /** This batch was counted before (a retry or a re-delivery); `notify` is its unfinished notification, if any. */
+  | { kind: 'seen'; notify?: PendingNotification };
+
+export interface Advance {
+  state: IncidentState;
+  outcome: Outcome;
+  /** False when the state is unchanged and need not be written. */
+  changed: boolean;
+}
+
+/** Applies one batch's incident to the stored state (undefined when none) at wall time `now`. */
+export function advanceIncident(
+  previous: IncidentState | undefined,
+  batch: Incident,
+  severity: Severity,
+  batchId: string,
+  now: number,
+  policy: LifecyclePolicy,
+): Advance {
+  const live = previous !== undefined && isLive(previous, now) && previous.status === 'open';
+  if (live && previous.batches.includes(batchId)) {
+    const pending = previous.pending;
+    const unfinished = pending && pending.batchId === batchId && !(pending.snsDone && pending.eventsDone);
+    return { state: previous, outcome: { kind: 'seen', notify: unfinished ? pending : undefined }, changed: false };
+  }
+
+  const expiresAt = Math.ceil((now + policy.retainForMs) / 1000);
+  if (!live) {
+    const reason: NotifyReason = previous && isLive(previous, now) ? 'reopened' : 'new';
+    const fresh: IncidentState = {
+      findingId: batch.findingId,
+      cluster: batch.cluster,
+      rule: batch.rule,
+      keyValue: batch.keyValue,
+      status: 'open',
+      severity,
+      firstSeen: batch.firstSeen,
+      lastSeen: batch.lastSeen,
+      openedAt: now,
+      updatedAt: now,
+      occurrences: batch.occurrences,
+      entities: batch.entities,
+      evidence: batch.evidence,
+      affected: affectedOf(batch.rule, batch.entities),
+      batches: [batchId],
+      version: (previous?.version ?? 0) + 1,
+      expiresAt,
+    };
+    return notifyWith(fresh, 'open', reason, batchId, now, previous?.notified?.generation ?? 0);
+  }
+
+  const entities = mergeEntities(previous.entities, batch.entities);
+  const state: IncidentState = {
+    ...previous,
+    severity: worse(previous.severity, severity),
+    firstSeen: earliest(previous.firstSeen, batch.firstSeen),
+    lastSeen: latest(previous.lastSeen, batch.lastSeen),
+    updatedAt: now,
+    occurrences: previous.occurrences + batch.occurrences,
+    entities,
+    evidence: mergeEvidence(batch.evidence, previous.evidence),
+    affected: affectedOf(batch.rule, entities),
+    batches: [...previous.batches, batchId].slice(-MAX_BATCHES),
+    version: previous.version + 1,
+    expiresAt,
+  };
+  const reason = renotifyReason(state, now, policy);
+  if (!reason) return { state, outcome: { kind: 'ongoing' }, changed: true };
+  return notifyWith(state, 'ongoing', reason, batchId, now, previous.notified?.generation ?? 0);
+}
+
+/** Marks a channel of a pending notification as published; a mark for an older generation is ignored. */
+export function markPublished(
+  state: IncidentState,
+  generation: number,
+  channel: 'sns' | 'events',
+): IncidentState | undefined {
+  if (state.pending?.generation !== generation) return undefined;
+  const pending = { ...state.pending, [channel === 'sns' ? 'snsDone' : 'eventsDone']: true };
+  return { ...state, pending, version: state.version + 1 };
+}
+
+/** The incident as the aggregator would have produced it, from what the store accumulated. */
+export function incidentOf(state: IncidentState): Incident {
+  return {
+    findingId: state.findingId,
+    cluster: state.cluster,
+    rule: state.rule,
+    keyValue: state.keyValue,
+    firstSeen: state.firstSeen,
+    lastSeen: state.lastSeen,
+    occurrences: state.occurrences,
+    entities: state.entities,
+    evidence: state.evidence,
+  };
+}
+
+/** An item past its expiry counts as absent, whether or not TTL has deleted it yet. */
+export const isLive = (state: IncidentState, now: number): boolean => state.expiresAt * 1000 > now;
+
+function renotifyReason(state: IncidentState, now: number, policy: LifecyclePolicy): NotifyReason | undefined {
+  const last = state.notified;
+  if (!last) return 'new';
+  const since = now - last.at;
+  if (since >= policy.renotifyAfterMs) return 'interval';
+  if (since < policy.suppressForMs) return undefined;
+  if (SEVERITIES.indexOf(state.severity) < SEVERITIES.indexOf(last.severity)) return 'severity';
+  const told = new Set(last.affected);
+  if (state.affected.some((value) => !told.has(value))) return 'affected';
+  return undefined;
+}
+
+function notifyWith(
+  state: IncidentState,
+  status: PendingNotification['status'],
+  reason: NotifyReason,
+  batchId: string,
+  now: number,
+  lastGeneration: number,
+): Advance {
+  const generation = lastGeneration + 1;
+  const notify: PendingNotification = { generation, batchId, status, reason, snsDone: false, eventsDone: false };
+  return {
+    state: {
+      ...state,
+      notified: { at: now, generation, severity: state.severity, affected: state.affected },
+      pending: notify,
+    },
+    outcome: { kind: 'notify', notify },
+    changed: true,
+  };
+}
+
+function affectedOf(rule: RuleId, entities: Entities): string[] {
+  const kind = AFFECTED_KIND[rule];
+  return kind ? [...(entities[kind] ?? [])] : [];
+}
+
+function mergeEntities(a: Entities, b: Entities): Entities {
+  const merged: Entities = { ...a };
+  for (const [kind, values] of Object.entries(b) as Array<[EntityKind, string[]]>) {
+    const set = new Set(merged[kind] ?? []);
+    for (const value of values) if (set.size < MAX_ENTITY_VALUES) set.add(value);
+    merged[kind] = [...set].sort();
+  }
+  return merged;
+}
+
+/** Newest evidence first, distinct messages, at most MAX_EVIDENCE. */
+function mergeEvidence(newer: Evidence[], older: Evidence[]): Evidence[] {
+  const seen = new Set<string>();
+  const merged: Evidence[] = [];
+  for (const evidence of [...newer, ...older]) {
+    if (merged.length === MAX_EVIDENCE) break;
+    if (seen.has(evidence.message)) continue;
+    seen.add(evidence.message);
+    merged.push(evidence);
+  }
+  return merged;
+}
+
+const worse = (a: Severity, b: Severity): Severity => (SEVERITIES.indexOf(a) <= SEVERITIES.indexOf(b) ? a : b);
+const earliest = (a?: string, b?: string): string | undefined => (a && b ? (a < b ? a : b) : (a ?? b));
+const latest = (a?: string, b?: string): string | undefined => (a && b ? (a > b ? a : b) : (a ?? b));

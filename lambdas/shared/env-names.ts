@@ -1,0 +1,36 @@
+/**
+ * Names shared by the stack and the functions: environment variables, the subscription filter
+ * naming that carries the cluster, and metric names. Constants only, so `lib/` may import them.
+ */
+export const ENV = {
+  tableName: 'INCIDENT_TABLE_NAME',
+  topicArn: 'FINDINGS_TOPIC_ARN',
+  eventBusName: 'EVENT_BUS_NAME',
+  eventSource: 'EVENT_SOURCE',
+  clusters: 'CLUSTERS',
+  renotifyAfterMinutes: 'RENOTIFY_AFTER_MINUTES',
+  suppressMinutes: 'SUPPRESS_MINUTES',
+  retentionDays: 'INCIDENT_RETENTION_DAYS',
+  enrichBudgetMs: 'ENRICH_BUDGET_MS',
+} as const;
+
+/**
+ * Every subscription filter the stack creates is named `karpenter-doctor:<cluster>`. The name comes
+ * with every payload (`subscriptionFilters`), so the log group → cluster mapping needs no lookup and
+ * no environment variable, whatever the number of log groups.
+ */
+export const FILTER_NAME_PREFIX = 'karpenter-doctor:';
+
+export const METRICS_NAMESPACE = 'KarpenterDoctor';
+
+/** EMF metric names of the analyzer; the dashboard and alarms refer to them. */
+export const METRIC = {
+  recordsProcessed: 'RecordsProcessed',
+  malformedRecords: 'MalformedRecords',
+  signals: 'Signals',
+  findingsPublished: 'FindingsPublished',
+  notificationsSuppressed: 'NotificationsSuppressed',
+  duplicateBatches: 'DuplicateBatches',
+  enrichmentErrors: 'EnrichmentErrors',
+  publishFailures: 'PublishFailures',
+} as const;

@@ -1,0 +1,100 @@
+import type { ClusterSettings } from '../adapters/enrich';
+import { isObject, tryJson } from '../core/decode';
+import { DEFAULT_EVENT_SOURCE } from '../core/events';
+import { DEFAULT_POLICY, type LifecyclePolicy } from '../core/lifecycle';
+import { ENV } from './env-names';
+
+/** One cluster as the stack passes it to the functions (log groups travel in the filter names). */
+export interface ClusterEntry {
+  name: string;
+  discoveryTagKey?: string;
+  discoveryTagValue?: string;
+  systemNodegroup?: string;
+  systemAutoScalingGroup?: string;
+}
+
+export interface AnalyzerSettings {
+  tableName: string;
+  topicArn: string;
+  eventBusName: string;
+  eventSource: string;
+  clusters: ClusterEntry[];
+  policy: LifecyclePolicy;
+  enrichBudgetMs: number;
+}
+
+/** A missing or malformed environment variable: a deployment error, reported by name. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+export const DEFAULT_DISCOVERY_TAG_KEY = 'karpenter.sh/discovery';
+
+let memo: { env: NodeJS.ProcessEnv; settings: AnalyzerSettings } | undefined;
+
+/** The analyzer's settings, parsed from the environment once per execution environment. */
+export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): AnalyzerSettings {
+  if (memo?.env === env) return memo.settings;
+  const settings: AnalyzerSettings = {
+    tableName: required(env, ENV.tableName),
+    topicArn: required(env, ENV.topicArn),
+    eventBusName: env[ENV.eventBusName] || 'default',
+    eventSource: env[ENV.eventSource] || DEFAULT_EVENT_SOURCE,
+    clusters: clustersOf(env[ENV.clusters]),
+    policy: {
+      renotifyAfterMs: nonNegative(env, ENV.renotifyAfterMinutes, DEFAULT_POLICY.renotifyAfterMs / 60_000) * 60_000,
+      suppressForMs: nonNegative(env, ENV.suppressMinutes, DEFAULT_POLICY.suppressForMs / 60_000) * 60_000,
+      retainForMs: nonNegative(env, ENV.retentionDays, DEFAULT_POLICY.retainForMs / 86_400_000) * 86_400_000,
+    },
+    enrichBudgetMs: nonNegative(env, ENV.enrichBudgetMs, 8000),
+  };
+  memo = { env, settings };
+  return settings;
+}
+
+/** Enrichment settings of a cluster, with the discovery tag defaulting to `karpenter.sh/discovery=<name>`. */
+export function clusterSettingsOf(clusters: ClusterEntry[], cluster: string): ClusterSettings {
+  const entry = clusters.find((c) => c.name === cluster);
+  return {
+    discoveryTagKey: entry?.discoveryTagKey ?? DEFAULT_DISCOVERY_TAG_KEY,
+    discoveryTagValue: entry?.discoveryTagValue ?? cluster,
+    systemNodegroup: entry?.systemNodegroup,
+    systemAutoScalingGroup: entry?.systemAutoScalingGroup,
+  };
+}
+
+function required(env: NodeJS.ProcessEnv, name: string): string {
+  const value = env[name];
+  if (!value) throw new SettingsError(`environment variable ${name} is not set; it is set by the stack`);
+  return value;
+}
+
+/** A non-negative number (the name says the unit), or the default when unset. */
+function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new SettingsError(`environment variable ${name} is ${JSON.stringify(raw)}; expected a number >= 0`);
+  }
+  return value;
+}
+
+function clustersOf(raw: string | undefined): ClusterEntry[] {
+  if (!raw) return [];
+  const value = tryJson(raw);
+  if (!Array.isArray(value)) throw new SettingsError(`environment variable ${ENV.clusters} is not a JSON array`);
+  return value.map((item, index) => {
+    if (!isObject(item) || typeof item.name !== 'string' || item.name === '') {
+      throw new SettingsError(`environment variable ${ENV.clusters}[${index}] has no "name"`);
+    }
+    const text = (key: string): string | undefined => (typeof item[key] === 'string' ? item[key] : undefined);
+    return {
+      name: item.name,
+      discoveryTagKey: text('discoveryTagKey'),
+      discoveryTagValue: text('discoveryTagValue'),
+      systemNodegroup: text('systemNodegroup'),
+      systemAutoScalingGroup: text('systemAutoScalingGroup'),
+    };
+  });
+}

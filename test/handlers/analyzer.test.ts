@@ -1,0 +1,347 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
+import { EKSClient } from '@aws-sdk/client-eks';
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-jest';
+import { IncidentStore } from '../../lambdas/adapters/incident-store';
+import { findingIdOf } from '../../lambdas/core/aggregate';
+import type { Finding } from '../../lambdas/core/finding';
+import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
+import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
+import type { AwsClients } from '../../lambdas/shared/aws-clients';
+import { awslogsEvent, controlMessageEvent } from '../support/awslogs';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+const ec2 = mockClient(EC2Client);
+const sns = mockClient(SNSClient);
+const events = mockClient(EventBridgeClient);
+const eks = mockClient(EKSClient);
+const autoScaling = mockClient(AutoScalingClient);
+const serviceQuotas = mockClient(ServiceQuotasClient);
+
+const SUBNET_A = 'subnet-0a1b2c3d4e5f60718';
+const SUBNET_B = 'subnet-0b2c3d4e5f6071829';
+const SUBNET_C = 'subnet-0c3d4e5f607182930';
+const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-analyzer';
+const T0 = Date.parse('2026-11-28T02:21:00Z');
+
+/** Karpenter v1 JSON line, as logged when a subnet has no free address left. */
+const subnetLine = (subnet: string, claim = 'default-79vdd') =>
+  JSON.stringify({
+    level: 'ERROR',
+    time: '2026-11-28T02:20:49.824Z',
+    logger: 'controller',
+    message: 'failed launching nodeclaim',
+    commit: '0871602',
+    controller: 'nodeclaim.lifecycle',
+    NodeClaim: { name: claim },
+    error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
+  });
+
+/** A real v0.37 line (shared samples, ref-014): the vCPU quota stops a GPU launch. */
+const QUOTA_LINE =
+  '{"level":"ERROR","time":"2024-08-20T09:59:06.590Z","logger":"controller","message":"failed launching nodeclaim","commit":"490ef94","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"g5-gpu-karpenter-hmqzq"},"namespace":"","name":"g5-gpu-karpenter-hmqzq","reconcileID":"4a779644-e7cf-40d3-9023-ef27fd61d457","error":"creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit."}';
+
+const HEALTHY_LINE =
+  '{"level":"INFO","time":"2026-11-28T02:20:41.000Z","logger":"controller","message":"found provisionable pod(s)","commit":"0871602","controller":"provisioner","Pods":"default/inflate-5d8c8c7b9-abcde","duration":"12.3ms"}';
+
+/** Response shape of ec2:DescribeSubnets (EC2 API reference, Subnet). */
+const subnet = (id: string, zone: string, free: number, cidr = '10.0.32.0/24') => ({
+  SubnetId: id,
+  AvailabilityZone: zone,
+  VpcId: 'vpc-0123456789abcdef0',
+  CidrBlock: cidr,
+  AvailableIpAddressCount: free,
+  State: 'available' as const,
+  Tags: [{ Key: 'karpenter.sh/discovery', Value: 'prod' }],
+});
+
+let dynamo: LocalDynamo;
+let tableName: string;
+let clock: number;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(async () => {
+  await dynamo.stop();
+});
+
+beforeEach(async () => {
+  for (const mock of [ec2, sns, events, eks, autoScaling, serviceQuotas]) mock.reset();
+  tableName = await dynamo.createTable();
+  clock = T0;
+  sns.on(PublishCommand).resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000001' });
+  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
+  }));
+  ec2.on(DescribeSubnetsCommand).resolves({
+    Subnets: [
+      subnet(SUBNET_A, 'eu-west-1a', 0),
+      subnet(SUBNET_B, 'eu-west-1b', 3, '10.0.33.0/24'),
+      subnet(SUBNET_C, 'eu-west-1c', 118, '10.0.34.0/24'),
+    ],
+  });
+  ec2.on(DescribeVpcsCommand).resolves({
+    Vpcs: [
+      {
+        VpcId: 'vpc-0123456789abcdef0',
+        CidrBlock: '10.0.0.0/16',
+        CidrBlockAssociationSet: [
+          { AssociationId: 'vpc-cidr-assoc-1', CidrBlock: '10.0.0.0/16', CidrBlockState: { State: 'associated' } },
+        ],
+      },
+    ],
+  });
+});
+
+function deps(overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
+  const region = 'eu-west-1';
+  const clients: AwsClients = {
+    dynamo: dynamo.doc,
+    ec2: new EC2Client({ region }),
+    eks: new EKSClient({ region }),
+    autoScaling: new AutoScalingClient({ region }),
+    serviceQuotas: new ServiceQuotasClient({ region }),
+    sns: new SNSClient({ region }),
+    events: new EventBridgeClient({ region }),
+  };
+  return {
+    settings: {
+      tableName,
+      topicArn: 'arn:aws:sns:eu-west-1:111122223333:karpenter-doctor-findings',
+      eventBusName: 'default',
+      eventSource: 'io.karpenter-doctor',
+      clusters: [{ name: 'prod' }],
+      policy: DEFAULT_POLICY,
+      enrichBudgetMs: 5_000,
+    },
+    clients,
+    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
+    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    now: () => clock,
+    sleep: async () => undefined,
+    ...overrides,
+  };
+}
+
+const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
+
+const published = (): Finding[] =>
+  sns.commandCalls(PublishCommand).map((call) => JSON.parse(JSON.parse(call.args[0].input.Message!).default));
+const eventEntries = (): PutEventsRequestEntry[] =>
+  events.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries ?? []);
+
+describe('analyzer handler', () => {
+  it('publishes one notification and one event when the same payload is delivered twice', async () => {
+    const event = awslogsEvent([subnetLine(SUBNET_A), HEALTHY_LINE]);
+    const shared = deps();
+
+    const first = await analyzeSubscription(event, context, shared);
+    clock += 30_000;
+    const second = await analyzeSubscription(event, context, shared);
+
+    expect(first.outcome).toBe('processed');
+    expect(second.outcome).toBe('duplicate');
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    expect(eventEntries()).toHaveLength(1);
+  });
+
+  it('notifies once for 1,000 lines of one incident over 10 invocations and counts all of them', async () => {
+    const shared = deps();
+    for (let batch = 0; batch < 10; batch++) {
+      const lines = Array.from({ length: 100 }, (_, i) => subnetLine(SUBNET_A, `default-${batch}x${i}`));
+      await analyzeSubscription(awslogsEvent(lines, { firstId: batch * 100 + 1 }), context, shared);
+      clock += 60_000;
+    }
+
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    const stored = await new IncidentStore(dynamo.doc, tableName).get(
+      findingIdOf('prod', 'subnet-ip-exhaustion', undefined),
+    );
+    expect(stored?.occurrences).toBe(1000);
+    expect(stored?.notified?.generation).toBe(1);
+  });
+
+  it('re-notifies naming both subnets when a second subnet runs dry in the same cluster', async () => {
+    const shared = deps();
+    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 1 }), context, shared);
+    clock += 10 * 60_000;
+    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_B)], { firstId: 2 }), context, shared);
+
+    const [first, second] = published();
+    expect(first?.status).toBe('open');
+    expect(first?.entities.subnets).toEqual([SUBNET_A]);
+    expect(second?.status).toBe('ongoing');
+    expect(second?.entities.subnets).toEqual([SUBNET_A, SUBNET_B].sort());
+    expect(second?.occurrences).toBe(2);
+    const email = JSON.parse(sns.commandCalls(PublishCommand)[1]!.args[0].input.Message!).email as string;
+    expect(email).toContain(SUBNET_A);
+    expect(email).toContain(SUBNET_B);
+  });
+
+  it('does not re-notify an ongoing incident whose affected set did not grow', async () => {
+    const shared = deps();
+    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 1 }), context, shared);
+    clock += 10 * 60_000;
+    const result = await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 2 }), context, shared);
+
+    expect(result.suppressed).toBe(1);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+  });
+
+  it('publishes the finding with the enrichment error when DescribeSubnets is throttled', async () => {
+    ec2.on(DescribeSubnetsCommand).rejects(
+      new EC2ServiceException({
+        name: 'RequestLimitExceeded',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 503 },
+        message: 'Request limit exceeded.',
+      }),
+    );
+
+    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)]), context, deps());
+
+    const [finding] = published();
+    expect(finding?.rule).toBe('subnet-ip-exhaustion');
+    expect(finding?.context.enrichmentErrors).toEqual([
+      expect.objectContaining({ source: 'ec2:DescribeSubnets', message: expect.stringContaining('throttled') }),
+    ]);
+    expect(eventEntries()).toHaveLength(1);
+  });
+
+  it('adds live subnet, zone and VPC facts to a finding when the calls succeed', async () => {
+    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)]), context, deps());
+
+    const [finding] = published();
+    expect(finding?.context.subnets?.find((s) => s.subnetId === SUBNET_A)).toMatchObject({
+      availableIps: 0,
+      totalIps: 251,
+      availabilityZone: 'eu-west-1a',
+    });
+    expect(finding?.context.zones).toHaveLength(3);
+    expect(finding?.context.vpcs).toEqual([
+      { vpcId: 'vpc-0123456789abcdef0', cidrBlocks: ['10.0.0.0/16'], cidrSlotsLeft: 4 },
+    ]);
+    expect(finding?.account).toBe('111122223333');
+    expect(finding?.region).toBe('eu-west-1');
+  });
+
+  it('resends only the entry that PutEvents reported as failed', async () => {
+    events
+      .on(PutEventsCommand)
+      .resolvesOnce({
+        FailedEntryCount: 1,
+        Entries: [{ EventId: 'evt-0' }, { ErrorCode: 'InternalFailure', ErrorMessage: 'Internal failure' }],
+      })
+      .resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'evt-1' }] });
+
+    const result = await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A), QUOTA_LINE]), context, deps());
+
+    const calls = events.commandCalls(PutEventsCommand);
+    expect(calls).toHaveLength(2);
+    const firstEntries = calls[0]!.args[0].input.Entries!;
+    expect(firstEntries).toHaveLength(2);
+    expect(calls[1]!.args[0].input.Entries).toEqual([firstEntries[1]]);
+    expect(result.notified).toHaveLength(2);
+  });
+
+  it('fails the invocation when SNS fails, and its retry publishes exactly once without repeating the event', async () => {
+    sns
+      .on(PublishCommand)
+      .rejectsOnce(new Error('KMS key is disabled'))
+      .resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000002' });
+    const event = awslogsEvent([subnetLine(SUBNET_A)]);
+    const shared = deps();
+
+    await expect(analyzeSubscription(event, context, shared)).rejects.toBeInstanceOf(PublishError);
+    clock += 60_000;
+    const retry = await analyzeSubscription(event, context, shared);
+    clock += 60_000;
+    const redelivery = await analyzeSubscription(event, context, shared);
+
+    expect(retry.outcome).toBe('processed');
+    expect(redelivery.outcome).toBe('duplicate');
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
+    expect(eventEntries()).toHaveLength(1);
+    const stored = await new IncidentStore(dynamo.doc, tableName).get(
+      findingIdOf('prod', 'subnet-ip-exhaustion', undefined),
+    );
+    expect(stored?.occurrences).toBe(1);
+  });
+
+  it('treats a CONTROL_MESSAGE as a successful no-op', async () => {
+    const result = await analyzeSubscription(controlMessageEvent(), context, deps());
+
+    expect(result.outcome).toBe('control');
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+    expect(events).not.toHaveReceivedCommand(PutEventsCommand);
+  });
+
+  it.each([
+    ['no awslogs key', { Records: [] }],
+    ['data that is not base64', { awslogs: { data: '%%% not base64 %%%' } }],
+    ['base64 that is not gzip', { awslogs: { data: Buffer.from('plain text').toString('base64') } }],
+    ['null', null],
+  ])('counts an undecodable payload (%s) without throwing', async (_name, event) => {
+    const result = await analyzeSubscription(event, context, deps());
+
+    expect(result).toMatchObject({ outcome: 'malformed', malformed: 1 });
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+  });
+
+  it('touches no AWS client for a batch without a finding', async () => {
+    const touched: string[] = [];
+    const base = deps();
+    const clients = new Proxy(base.clients, {
+      get(target, key) {
+        touched.push(String(key));
+        return target[key as keyof AwsClients];
+      },
+    });
+
+    const result = await analyzeSubscription(awslogsEvent([HEALTHY_LINE, HEALTHY_LINE]), context, { ...base, clients });
+
+    expect(result.outcome).toBe('no-findings');
+    expect(touched).toEqual([]);
+  });
+
+  it('names the cluster after the subscription filter, then the Container Insights group', async () => {
+    const byFilter = await analyzeSubscription(
+      awslogsEvent([subnetLine(SUBNET_A)], { filters: ['karpenter-doctor:payments'], logGroup: '/eks/karpenter' }),
+      context,
+      deps(),
+    );
+    const byGroup = await analyzeSubscription(
+      awslogsEvent([subnetLine(SUBNET_A)], {
+        filters: ['someone-elses-filter'],
+        logGroup: '/aws/containerinsights/batch/application',
+        firstId: 9,
+      }),
+      context,
+      deps(),
+    );
+
+    expect(byFilter.cluster).toBe('payments');
+    expect(byGroup.cluster).toBe('batch');
+  });
+});
+
+describe('enrichment calls per batch', () => {
+  it.each([1, 10_000])('makes one DescribeSubnets for %i lines about the same three subnets', async (count) => {
+    const subnets = [SUBNET_A, SUBNET_B, SUBNET_C];
+    const lines = Array.from({ length: count }, (_, i) => subnetLine(subnets[i % 3]!, `default-${i}`));
+
+    await analyzeSubscription(awslogsEvent(lines), context, deps());
+
+    expect(ec2).toHaveReceivedCommandTimes(DescribeSubnetsCommand, 1);
+    expect(ec2).toHaveReceivedCommandTimes(DescribeVpcsCommand, 1);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+  });
+});

@@ -1,0 +1,59 @@
+import { encodeSubscriptionData } from '../../lambdas/core/decode';
+
+export interface AwslogsOptions {
+  logGroup?: string;
+  logStream?: string;
+  /** Subscription filter names; the stack names its filters `karpenter-doctor:<cluster>`. */
+  filters?: string[];
+  owner?: string;
+  /** First event id; ids count up from it so two batches never share one. */
+  firstId?: number;
+  /** Epoch ms of the first event; one second apart. */
+  startMs?: number;
+}
+
+/**
+ * A Lambda event exactly as a CloudWatch Logs subscription delivers it: `{awslogs: {data}}`, where
+ * data is base64 of gzip of the JSON document.
+ */
+export function awslogsEvent(lines: string[], options: AwslogsOptions = {}): { awslogs: { data: string } } {
+  const firstId = options.firstId ?? 1;
+  const startMs = options.startMs ?? Date.parse('2026-11-28T02:20:00Z');
+  return {
+    awslogs: {
+      data: encodeSubscriptionData({
+        messageType: 'DATA_MESSAGE',
+        owner: options.owner ?? '111122223333',
+        logGroup: options.logGroup ?? '/aws/containerinsights/prod/application',
+        logStream: options.logStream ?? 'karpenter-6d8f9b7c4d-x2x9k_karpenter_controller',
+        subscriptionFilters: options.filters ?? ['karpenter-doctor:prod'],
+        logEvents: lines.map((message, index) => ({
+          id: `3${String(firstId + index).padStart(55, '0')}`,
+          timestamp: startMs + index * 1000,
+          message,
+        })),
+      }),
+    },
+  };
+}
+
+export function controlMessageEvent(): { awslogs: { data: string } } {
+  return {
+    awslogs: {
+      data: encodeSubscriptionData({
+        messageType: 'CONTROL_MESSAGE',
+        owner: 'CloudwatchLogs',
+        logGroup: '',
+        logStream: '',
+        subscriptionFilters: [],
+        logEvents: [
+          {
+            id: '',
+            timestamp: 1_764_000_000_000,
+            message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.',
+          },
+        ],
+      }),
+    },
+  };
+}
