@@ -190,7 +190,7 @@ export class Enricher {
   private async discoveredSubnets(cluster: string, signal: AbortSignal): Promise<Result<SubnetFacts[]>> {
     const settings = this.options.clusterSettings(cluster);
     const tagged = await this.cached(`subnets-tagged:${settings.discoveryTagKey}=${settings.discoveryTagValue}`, () =>
-      this.attempt('ec2:DescribeSubnets', async () =>
+      this.attempt('ec2:DescribeSubnets', signal, async () =>
         (
           await this.describeSubnets(
             { Filters: [{ Name: `tag:${settings.discoveryTagKey}`, Values: [settings.discoveryTagValue] }] },
@@ -201,7 +201,7 @@ export class Enricher {
     );
     if (!tagged.ok || tagged.value.length > 0) return tagged;
     const clusterSubnets = await this.cached(`cluster-subnets:${cluster}`, () =>
-      this.attempt('eks:DescribeCluster', async () => {
+      this.attempt('eks:DescribeCluster', signal, async () => {
         const response = await this.clients.eks.send(new DescribeClusterCommand({ name: cluster }), {
           abortSignal: signal,
         });
@@ -218,7 +218,7 @@ export class Enricher {
     const missing = ids.filter((_, index) => cachedFacts[index] === undefined);
     const found = cachedFacts.filter((f): f is SubnetFacts => f !== undefined);
     if (missing.length === 0) return { ok: true, value: found };
-    const fetched = await this.attempt('ec2:DescribeSubnets', async () =>
+    const fetched = await this.attempt('ec2:DescribeSubnets', signal, async () =>
       (await this.describeSubnets({ SubnetIds: missing.sort() }, signal)).map((subnet) => subnetFacts(subnet, false)),
     );
     if (!fetched.ok) return fetched;
@@ -246,7 +246,7 @@ export class Enricher {
   private async vpcsById(ids: string[], signal: AbortSignal): Promise<Result<VpcFacts[]>> {
     if (ids.length === 0) return { ok: true, value: [] };
     return this.cached(`vpcs:${[...ids].sort().join(',')}`, () =>
-      this.attempt('ec2:DescribeVpcs', async () => {
+      this.attempt('ec2:DescribeVpcs', signal, async () => {
         const response = await this.clients.ec2.send(new DescribeVpcsCommand({ VpcIds: ids }), { abortSignal: signal });
         return (response.Vpcs ?? []).map((vpc): VpcFacts => {
           const blocks = (vpc.CidrBlockAssociationSet ?? [])
@@ -295,7 +295,7 @@ export class Enricher {
     if (settings.systemNodegroup) {
       names = [settings.systemNodegroup];
     } else {
-      const listed = await this.attempt('eks:ListNodegroups', async () => {
+      const listed = await this.attempt('eks:ListNodegroups', signal, async () => {
         const response = await this.clients.eks.send(
           new ListNodegroupsCommand({ clusterName: cluster, maxResults: MAX_NODEGROUPS }),
           { abortSignal: signal },
@@ -308,7 +308,7 @@ export class Enricher {
 
     const described = await Promise.all(
       names.map((name) =>
-        this.attempt('eks:DescribeNodegroup', async () => {
+        this.attempt('eks:DescribeNodegroup', signal, async () => {
           const response = await this.clients.eks.send(
             new DescribeNodegroupCommand({ clusterName: cluster, nodegroupName: name }),
             { abortSignal: signal },
@@ -358,7 +358,7 @@ export class Enricher {
   }
 
   private autoScalingGroups(names: string[], signal: AbortSignal): Promise<Result<AutoScalingGroup[]>> {
-    return this.attempt('autoscaling:DescribeAutoScalingGroups', async () => {
+    return this.attempt('autoscaling:DescribeAutoScalingGroups', signal, async () => {
       const response = await this.clients.autoScaling.send(
         new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: names, MaxRecords: 100 }),
         { abortSignal: signal },
@@ -381,7 +381,7 @@ export class Enricher {
             [
               code,
               await this.cached(`quota:ec2:${code}`, () =>
-                this.attempt('servicequotas:GetServiceQuota', async (): Promise<QuotaFacts> => {
+                this.attempt('servicequotas:GetServiceQuota', signal, async (): Promise<QuotaFacts> => {
                   const response = await this.clients.serviceQuotas.send(
                     new GetServiceQuotaCommand({ ServiceCode: 'ec2', QuotaCode: code }),
                     { abortSignal: signal },
@@ -402,9 +402,9 @@ export class Enricher {
   }
 
   /** Runs one AWS call; any failure becomes an enrichment error that says what was not checked and why. */
-  private async attempt<T>(source: string, call: () => Promise<T>): Promise<Result<T>> {
+  private async attempt<T>(source: string, signal: AbortSignal, call: () => Promise<T>): Promise<Result<T>> {
     try {
-      return { ok: true, value: await call() };
+      return { ok: true, value: await raceAbort(call(), signal) };
     } catch (error) {
       return { ok: false, error: { source, message: describeFailure(error) } };
     }
@@ -432,6 +432,25 @@ export class Enricher {
   private toCache(key: string, value: unknown): void {
     this.cache.set(key, { expires: this.now() + this.cacheTtlMs, value });
   }
+}
+
+/** Settles with the call, or rejects when the budget's signal fires first (whatever the client does with it). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 /** Adds an error unless the same call already failed the same way for this finding. */
@@ -471,11 +490,13 @@ const THROTTLING = new Set(['RequestLimitExceeded', 'ThrottlingException', 'Thro
 
 /** A short, log-free account of why a call failed: throttled, denied, out of time, or the API's own words. */
 export function describeFailure(error: unknown): string {
-  const name = error instanceof Error ? error.name : '';
+  // Duck-typed: a DOMException from the abort signal is not always an Error of this realm.
+  const name = typeof error === 'object' && error !== null && 'name' in error ? String(error.name) : '';
   if (THROTTLING.has(name)) return `throttled by AWS (${name}) after the SDK's retries; not checked`;
   if (name === 'AbortError' || name === 'TimeoutError') return 'the enrichment time budget ran out; not checked';
   if (name === 'AccessDeniedException' || name === 'UnauthorizedOperation' || name === 'AccessDenied') {
     return `access denied (${name}); the analyzer role may lack this permission`;
   }
-  return truncate(`${name ? `${name}: ` : ''}${errorMessage(error)}`, 300);
+  const message = errorMessage(error);
+  return truncate(name && !message.startsWith(name) ? `${name}: ${message}` : message, 300);
 }

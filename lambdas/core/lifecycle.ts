@@ -166,17 +166,6 @@ export function advanceIncident(
   return notifyWith(state, 'ongoing', reason, batchId, now, previous.notified?.generation ?? 0);
 }
 
-/** Marks a channel of a pending notification as published; a mark for an older generation is ignored. */
-export function markPublished(
-  state: IncidentState,
-  generation: number,
-  channel: 'sns' | 'events',
-): IncidentState | undefined {
-  if (state.pending?.generation !== generation) return undefined;
-  const pending = { ...state.pending, [channel === 'sns' ? 'snsDone' : 'eventsDone']: true };
-  return { ...state, pending, version: state.version + 1 };
-}
-
 /** The incident as the aggregator would have produced it, from what the store accumulated. */
 export function incidentOf(state: IncidentState): Incident {
   return {
