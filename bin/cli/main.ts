@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
+import { Enricher, needsEnrichment } from '../../lambdas/adapters/enrich';
+import type { Incident } from '../../lambdas/core/aggregate';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import type { RawMessage } from '../../lambdas/core/assemble';
 import { CATALOG, RULE_IDS } from '../../lambdas/core/catalog';
+import type { FindingContext } from '../../lambdas/core/context';
 import { buildFinding, type Finding } from '../../lambdas/core/finding';
 import { emptyInputStats, readInput } from '../../lambdas/core/input';
 import { renderFindingText, renderSummary, PLAIN } from '../../lambdas/core/render-text';
+import { lazyAwsClients } from '../../lambdas/shared/aws-clients';
+import { DEFAULT_DISCOVERY_TAG_KEY } from '../../lambdas/shared/settings';
 import { classifyLines } from './classify-command';
 import { terminalStyle } from './style';
 
@@ -52,8 +57,15 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
     .addOption(
       new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices(['critical', 'high']),
     )
-    .action((files: string[], options: AnalyzeOptions) => {
-      exitCode = analyze(files, options, io);
+    .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
+    .option(
+      '--discovery-tag <key>',
+      'tag key that marks the Karpenter subnets (value: the cluster name)',
+      DEFAULT_DISCOVERY_TAG_KEY,
+    )
+    .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller')
+    .action(async (files: string[], options: AnalyzeOptions) => {
+      exitCode = await analyze(files, options, io);
     });
 
   program
@@ -95,9 +107,15 @@ interface AnalyzeOptions {
   cluster: string;
   region?: string;
   failOn?: 'critical' | 'high';
+  enrich?: boolean;
+  discoveryTag: string;
+  systemNodegroup?: string;
 }
 
-function analyze(files: string[], options: AnalyzeOptions, io: Io): number {
+/** Time the CLI gives the live AWS checks; longer than the Lambda's, nobody is waiting on a batch. */
+const CLI_ENRICH_BUDGET_MS = 20_000;
+
+async function analyze(files: string[], options: AnalyzeOptions, io: Io): Promise<number> {
   const sources = files.length ? files : ['-'];
   const stats = emptyInputStats();
   const messages: RawMessage[] = [];
@@ -105,7 +123,11 @@ function analyze(files: string[], options: AnalyzeOptions, io: Io): number {
     messages.push(...readInput(readSource(source, io), source === '-' ? '<stdin>' : source, stats));
   }
   const analysis = analyzeMessages(messages, options.cluster);
-  const findings = analysis.incidents.map((incident) => buildFinding(incident, { region: options.region }));
+  const contexts = options.enrich ? await enrichIncidents(analysis.incidents, options, io) : new Map();
+  const region = options.region ?? (options.enrich ? io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION : undefined);
+  const findings = analysis.incidents.map((incident) =>
+    buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
+  );
   if (stats.problems.length) io.stderr(`karpenter-doctor: skipped malformed input: ${stats.problems.join('; ')}\n`);
 
   if (options.format === 'json') {
@@ -121,6 +143,28 @@ function analyze(files: string[], options: AnalyzeOptions, io: Io): number {
     io.stdout(`${parts.join('\n\n')}\n`);
   }
   return failOn(findings, options.failOn) ? EXIT.failOn : EXIT.ok;
+}
+
+/** The same enrichment as the Lambda, with the caller's credentials and region. */
+async function enrichIncidents(
+  incidents: Incident[],
+  options: AnalyzeOptions,
+  io: Io,
+): Promise<Map<string, FindingContext>> {
+  const targets = incidents.filter((incident) => needsEnrichment(incident.rule));
+  if (targets.length === 0) return new Map();
+  const region = options.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION);
+  if (!region) {
+    throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
+  }
+  const enricher = new Enricher(lazyAwsClients({ region }), {
+    clusterSettings: (cluster) => ({
+      discoveryTagKey: options.discoveryTag,
+      discoveryTagValue: cluster,
+      systemNodegroup: options.systemNodegroup,
+    }),
+  });
+  return enricher.enrich(targets, CLI_ENRICH_BUDGET_MS);
 }
 
 function failOn(findings: Finding[], threshold: AnalyzeOptions['failOn']): boolean {

@@ -530,8 +530,9 @@ const DIAGNOSERS: Record<RuleId, Diagnoser> = {
     return {
       diagnosis:
         `Karpenter cannot launch nodes because subnet${subnets.length > 1 ? 's' : ''} ${subnets.length ? f.list('subnets') : 'of the cluster'} ` +
-        `${subnets.length > 1 ? 'have' : 'has'} no free IP addresses left${describeSubnetFacts(facts)}. The subnet CIDR is ` +
-        `used up by nodes and, with the VPC CNI, by pod IPs.`,
+        `${subnets.length > 1 ? 'have' : 'has'} no free IP addresses left` +
+        `${describeSubnetFacts(subnets.length ? facts.filter((s) => subnets.includes(s.subnetId)) : facts)}. ` +
+        `The subnet CIDR is used up by nodes and, with the VPC CNI, by pod IPs.${roomElsewhere(facts, subnets)}`,
       remediation: [
         {
           title: 'See the free addresses of the subnets',
@@ -1034,6 +1035,25 @@ function limitRangeStep(namespace: string): RemediationStep {
     commands: [`kubectl -n ${namespace} get limitrange`],
   };
 }
+
+/** Names the other Karpenter subnets that still have room, so the reader knows which zones can still launch. */
+function roomElsewhere(facts: SubnetFacts[], failing: string[]): string {
+  if (failing.length === 0) return '';
+  const roomy = facts
+    .filter((s) => !failing.includes(s.subnetId) && (s.availableIps ?? 0) >= ROOMY_SUBNET_IPS)
+    .sort((a, b) => (b.availableIps ?? 0) - (a.availableIps ?? 0));
+  if (roomy.length === 0) {
+    return facts.length > failing.length ? ' None of the other known Karpenter subnets has room either.' : '';
+  }
+  const list = roomy
+    .slice(0, 3)
+    .map((s) => `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps} free`)
+    .join('; ');
+  return ` Other Karpenter subnets still have room (${list}): Karpenter keeps launching there unless zone or topology constraints pin pods to the full zones.`;
+}
+
+/** Free IPs below which a subnet is not worth pointing at: one node with a handful of pods takes more. */
+const ROOMY_SUBNET_IPS = 32;
 
 function describeSubnetFacts(facts: SubnetFacts[]): string {
   const known = facts.filter((s) => s.availableIps !== undefined);
