@@ -15,6 +15,11 @@ const outward = {
   message: 'lambdas/core imports nothing from outside itself (DESIGN §2).',
 };
 
+const handlersByPath = {
+  group: ['**/lambdas/core/*', '**/lambdas/adapters/*', '**/lambdas/handlers/*'],
+  message: 'lib/ refers to handlers by file path only; shared names live in lambdas/shared (DESIGN §2).',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', 'examples/**', 'docs/**'] },
   ...tseslint.configs.recommended,
@@ -30,4 +35,6 @@ export default tseslint.config(
     files: ['lambdas/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward] }] },
   },
+
+  { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [handlersByPath] }] } },
 );

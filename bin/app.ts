@@ -1,10 +1,22 @@
 #!/usr/bin/env node
-import { App } from 'aws-cdk-lib';
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { KarpenterDoctorStack } from '../lib/karpenter-doctor-stack';
+import { ConfigError } from '../lib/config';
+import { configFromContext } from './config-source';
 
 // The CDK app. Context and environment are read here only (DESIGN §2); the stack gets typed props.
 const app = new App();
-new KarpenterDoctorStack(app, 'KarpenterDoctor', {
-  description: 'karpenter-doctor: diagnoses why Karpenter cannot scale an EKS cluster',
-});
+try {
+  const config = configFromContext(app);
+  new KarpenterDoctorStack(app, 'KarpenterDoctor', {
+    description: 'karpenter-doctor: diagnoses why Karpenter cannot scale an EKS cluster',
+    config,
+  });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
 app.synth();

@@ -1,12 +1,84 @@
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import type { KarpenterDoctorConfig } from './config';
+import { AnalyzerFunction } from './constructs/analyzer-function';
+import { FindingsTopic } from './constructs/findings-topic';
+import { IncidentTable } from './constructs/incident-table';
+import { LogSubscriptions } from './constructs/log-subscriptions';
+import { Operations } from './constructs/operations';
+
+export interface KarpenterDoctorStackProps extends StackProps {
+  /** The validated configuration (see lib/config.ts). */
+  readonly config: KarpenterDoctorConfig;
+}
 
 /**
- * The karpenter-doctor stack. So far an empty, environment-agnostic shell: the analyzer function,
- * subscriptions, table, topic, bus and alarms arrive with the stack issue. It synthesizes offline.
+ * The deployable product: subscription filters on the configured log groups feed the analyzer,
+ * which keeps incidents in its table and publishes findings to the topic and the event bus; alarms
+ * and a dashboard watch the analyzer itself.
  */
 export class KarpenterDoctorStack extends Stack {
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  public readonly incidents: IncidentTable;
+  public readonly findings: FindingsTopic;
+  public readonly eventBus: IEventBus;
+  public readonly analyzer: AnalyzerFunction;
+  public readonly subscriptions: LogSubscriptions;
+  public readonly operations: Operations;
+
+  constructor(scope: Construct, id: string, props: KarpenterDoctorStackProps) {
     super(scope, id, props);
+    const { config } = props;
+
+    this.incidents = new IncidentTable(this, 'Incidents', { retain: config.retainTable });
+    this.findings = new FindingsTopic(this, 'Findings', { alertEmails: config.alertEmails });
+    this.eventBus =
+      config.eventBusName === 'default'
+        ? EventBus.fromEventBusName(this, 'EventBus', 'default')
+        : new EventBus(this, 'EventBus', { eventBusName: config.eventBusName });
+
+    this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
+      table: this.incidents.table,
+      topic: this.findings.topic,
+      topicKey: this.findings.key,
+      eventBus: this.eventBus,
+      clusters: config.clusters.map((cluster) => ({
+        name: cluster.name,
+        discoveryTagKey: cluster.discoveryTag?.key,
+        discoveryTagValue: cluster.discoveryTag?.value,
+        systemNodegroup: cluster.systemNodegroup,
+        systemAutoScalingGroup: cluster.systemAutoScalingGroup,
+      })),
+      suppressMinutes: config.windows.suppressMinutes,
+      renotifyMinutes: config.windows.renotifyMinutes,
+      retentionDays: config.windows.retentionDays,
+      logRetention: config.logRetentionDays as RetentionDays,
+      reservedConcurrency: config.reservedConcurrency,
+    });
+
+    this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
+      destination: this.analyzer.function,
+      clusters: config.clusters,
+    });
+
+    this.operations = new Operations(this, 'Operations', {
+      analyzer: this.analyzer.function,
+      failureQueue: this.analyzer.failureQueue,
+      topic: this.findings.topic,
+      clusters: config.clusters,
+    });
+
+    new CfnOutput(this, 'FindingsTopicArn', {
+      value: this.findings.topic.topicArn,
+      description: 'Subscribe chat, SQS or Lambda here',
+    });
+    new CfnOutput(this, 'EventBusName', {
+      value: this.eventBus.eventBusName,
+      description: 'Karpenter Finding events go to this bus',
+    });
+    new CfnOutput(this, 'IncidentTableName', { value: this.incidents.table.tableName });
+    new CfnOutput(this, 'AnalyzerFunctionName', { value: this.analyzer.function.functionName });
+    new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
   }
 }

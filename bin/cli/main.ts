@@ -94,7 +94,7 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof InputError) {
-      io.stderr(`karpenter-doctor: ${error.message}\n`);
+      io.stderr(`karpenter-doctor. ${error.message}\n`);
       return EXIT.usage;
     }
     throw error;
@@ -128,7 +128,7 @@ async function analyze(files: string[], options: AnalyzeOptions, io: Io): Promis
   const findings = analysis.incidents.map((incident) =>
     buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
   );
-  if (stats.problems.length) io.stderr(`karpenter-doctor: skipped malformed input: ${stats.problems.join('; ')}\n`);
+  if (stats.problems.length) io.stderr(`karpenter-doctor. skipped malformed input: ${stats.problems.join('; ')}\n`);
 
   if (options.format === 'json') {
     io.stdout(

@@ -15,11 +15,12 @@ export const ENV = {
 } as const;
 
 /**
- * Every subscription filter the stack creates is named `karpenter-doctor:<cluster>`. The name comes
+ * Every subscription filter the stack creates is named `karpenter-doctor.<cluster>` (filter names may not
+ * hold a colon; EKS cluster names hold no dot). The name comes
  * with every payload (`subscriptionFilters`), so the log group → cluster mapping needs no lookup and
  * no environment variable, whatever the number of log groups.
  */
-export const FILTER_NAME_PREFIX = 'karpenter-doctor:';
+export const FILTER_NAME_PREFIX = 'karpenter-doctor.';
 
 export const METRICS_NAMESPACE = 'KarpenterDoctor';
 

@@ -92,7 +92,7 @@ describe('karpenter-doctor analyze', () => {
   it('exits 2 with a clear message for unreadable input', async () => {
     const { code, stderr } = await run(['analyze', 'examples/does-not-exist.log']);
     expect(code).toBe(2);
-    expect(stderr).toBe('karpenter-doctor: cannot read examples/does-not-exist.log: no such file\n');
+    expect(stderr).toBe('karpenter-doctor. cannot read examples/does-not-exist.log: no such file\n');
   });
 
   it('exits 2 on bad usage', async () => {

@@ -59,11 +59,11 @@ describe('scopeOfArn', () => {
 
 describe('clusterOfDocument', () => {
   it.each([
-    [{ logGroup: '/eks/karpenter', subscriptionFilters: ['karpenter-doctor:payments'] }, ['a', 'b'], 'payments'],
+    [{ logGroup: '/eks/karpenter', subscriptionFilters: ['karpenter-doctor.payments'] }, ['a', 'b'], 'payments'],
     [{ logGroup: '/aws/containerinsights/batch/application', subscriptionFilters: ['other'] }, ['a', 'b'], 'batch'],
     [{ logGroup: '/eks/karpenter', subscriptionFilters: [] }, ['only'], 'only'],
-    [{ logGroup: '/eks/karpenter', subscriptionFilters: ['karpenter-doctor:'] }, ['a', 'b'], '/eks/karpenter'],
+    [{ logGroup: '/eks/karpenter', subscriptionFilters: ['karpenter-doctor.'] }, ['a', 'b'], '/eks/karpenter'],
   ])('names the cluster of %j', (document, configured, expected) => {
-    expect(clusterOfDocument(document, 'karpenter-doctor:', configured)).toBe(expected);
+    expect(clusterOfDocument(document, 'karpenter-doctor.', configured)).toBe(expected);
   });
 });

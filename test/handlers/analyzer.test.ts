@@ -314,7 +314,7 @@ describe('analyzer handler', () => {
 
   it('names the cluster after the subscription filter, then the Container Insights group', async () => {
     const byFilter = await analyzeSubscription(
-      awslogsEvent([subnetLine(SUBNET_A)], { filters: ['karpenter-doctor:payments'], logGroup: '/eks/karpenter' }),
+      awslogsEvent([subnetLine(SUBNET_A)], { filters: ['karpenter-doctor.payments'], logGroup: '/eks/karpenter' }),
       context,
       deps(),
     );

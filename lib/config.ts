@@ -1,0 +1,181 @@
+import * as z from 'zod';
+
+/**
+ * The one configuration document of a deployment (DESIGN §5). Read and validated once in `bin/`;
+ * everything below receives the typed, defaulted result. Every key and default is documented in the
+ * README ("Configuration") and shown in `config/karpenter-doctor.example.jsonc`.
+ */
+
+const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
+/** CloudWatch Logs group names: 1–512 characters of letters, digits, `_ - / . #`. */
+const LOG_GROUP_NAME = /^[\w\-/.#]{1,512}$/;
+/** Node group and Auto Scaling group names. */
+const GROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_.\-]{0,254}$/;
+const EVENT_BUS_NAME = /^[\w.\-/]{1,256}$/;
+/** EventBridge Scheduler / CloudWatch schedule expressions. */
+const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^)]+\))$/;
+
+const mode = z.enum(['off', 'dry-run', 'apply'], { error: 'expected "off", "dry-run" or "apply"' });
+
+const clusterSchema = z.strictObject({
+  name: z.string().regex(CLUSTER_NAME, {
+    error: 'expected an EKS cluster name: letters, digits, "-" and "_", starting with a letter or digit, at most 100',
+  }),
+  logGroups: z
+    .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
+    .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
+  filterPattern: z
+    .string()
+    .max(1024, { error: 'expected a filter pattern of at most 1,024 characters (CloudWatch Logs limit)' })
+    .optional(),
+  systemNodegroup: z.string().regex(GROUP_NAME, { error: 'expected a managed node group name' }).optional(),
+  systemAutoScalingGroup: z.string().regex(GROUP_NAME, { error: 'expected an Auto Scaling group name' }).optional(),
+  discoveryTag: z
+    .strictObject({
+      key: z.string().min(1).max(128),
+      value: z.string().min(1).max(256).optional(),
+    })
+    .optional(),
+});
+
+const windowsSchema = z.strictObject({
+  suppressMinutes: z.number().int().min(0).max(1440).default(5),
+  renotifyMinutes: z.number().int().min(5).max(10_080).default(360),
+  resolveMinutes: z.number().int().min(5).max(10_080).default(60),
+  retentionDays: z.number().int().min(1).max(365).default(14),
+});
+
+const remediationSchema = z.strictObject({
+  raiseSystemNodegroup: z
+    .strictObject({ mode: mode.default('off'), maxMinSize: z.number().int().min(1).max(100).default(3) })
+    .prefault({}),
+  requestQuotaIncrease: z
+    .strictObject({
+      mode: mode.default('off'),
+      maxValue: z.number().positive().default(512),
+      windowHours: z.number().int().min(1).max(720).default(24),
+    })
+    .prefault({}),
+  planSubnetCapacity: z
+    .strictObject({
+      mode: z
+        .enum(['off', 'dry-run'], { error: 'expected "off" or "dry-run": subnet capacity is only ever planned' })
+        .default('off'),
+    })
+    .prefault({}),
+});
+
+const headroomSchema = z.strictObject({
+  enabled: z.boolean().default(true),
+  schedule: z
+    .string()
+    .regex(SCHEDULE, { error: 'expected a schedule expression such as "rate(5 minutes)" or "cron(0/5 * * * ? *)"' })
+    .default('rate(5 minutes)'),
+  minFreeIps: z.number().int().min(0).default(64),
+  minFreePercent: z.number().min(0).max(100).default(10),
+  horizonHours: z.number().min(1).max(168).default(6),
+});
+
+export const configSchema = z
+  .strictObject({
+    $schema: z.string().optional(),
+    clusters: z
+      .array(clusterSchema)
+      .min(1, { error: 'expected at least one cluster' })
+      .refine((clusters) => new Set(clusters.map((c) => c.name)).size === clusters.length, {
+        error: 'expected each cluster name once',
+      }),
+    alertEmails: z.array(z.email({ error: 'expected an email address' })).default([]),
+    windows: windowsSchema.prefault({}),
+    remediation: remediationSchema.prefault({}),
+    headroom: headroomSchema.prefault({}),
+    eventBusName: z
+      .string()
+      .regex(EVENT_BUS_NAME, { error: 'expected an event bus name (letters, digits, . - _ /)' })
+      .default('default'),
+    logRetentionDays: z
+      .union(
+        [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653].map(
+          (d) => z.literal(d),
+        ),
+        { error: 'expected a CloudWatch Logs retention in days: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …' },
+      )
+      .default(30),
+    reservedConcurrency: z
+      .number()
+      .int()
+      .min(0, { error: 'expected 0 (the kill switch) to 100' })
+      .max(100, { error: 'expected at most 100; leave the rest of the account unreserved' })
+      .default(5),
+    retainTable: z.boolean().default(true),
+  })
+  .superRefine((config, context) => {
+    const seen = new Map<string, string>();
+    config.clusters.forEach((cluster, index) => {
+      cluster.logGroups.forEach((group, groupIndex) => {
+        const owner = seen.get(group);
+        if (owner !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: ['clusters', index, 'logGroups', groupIndex],
+            input: group,
+            message: `expected each log group once; it is already subscribed for cluster ${owner}`,
+          });
+        }
+        seen.set(group, cluster.name);
+        if (/^\/aws\/lambda\/.*karpenter-?doctor/i.test(group)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['clusters', index, 'logGroups', groupIndex],
+            input: group,
+            message:
+              "expected a log group of Karpenter or Kubernetes, not one of karpenter-doctor's own functions (it would feed on itself)",
+          });
+        }
+      });
+    });
+  });
+
+export type KarpenterDoctorConfig = z.output<typeof configSchema>;
+export type ClusterConfig = KarpenterDoctorConfig['clusters'][number];
+
+/** An invalid configuration; the message lists every problem with its key, its value and what is allowed. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Validates a parsed configuration document; `source` names it in the error. */
+export function parseConfig(document: unknown, source: string): KarpenterDoctorConfig {
+  const result = configSchema.safeParse(document, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const key = ['config', ...issue.path]
+      .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
+      .join('');
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeysAt(issue.path).filter((k) => k !== '$schema');
+      return `  ${key}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; expected one of ${allowed.join(', ')}`;
+    }
+    return `  ${key} = ${preview(issue.input)}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid karpenter-doctor configuration (${source}):\n${problems.join('\n')}`);
+}
+
+/** The keys the schema allows for the object at `path`, for "unknown key" messages. */
+function allowedKeysAt(path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType | undefined = configSchema;
+  for (const part of [...path, undefined]) {
+    while (schema && 'innerType' in schema.def) schema = schema.def.innerType as z.ZodType;
+    if (part === undefined || !schema) break;
+    if (schema instanceof z.ZodObject) schema = (schema.shape as Record<string, z.ZodType>)[String(part)];
+    else if (schema instanceof z.ZodArray) schema = schema.element as z.ZodType;
+    else return [];
+  }
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+function preview(value: unknown): string {
+  if (value === undefined) return '(missing)';
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

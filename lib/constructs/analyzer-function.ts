@@ -1,0 +1,253 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Architecture, LoggingFormat, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { ENV } from '../../lambdas/shared/env-names';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
+export interface AnalyzerCluster {
+  readonly name: string;
+  readonly discoveryTagKey?: string;
+  readonly discoveryTagValue?: string;
+  readonly systemNodegroup?: string;
+  readonly systemAutoScalingGroup?: string;
+}
+
+export interface AnalyzerFunctionProps {
+  readonly table: ITable;
+  readonly topic: ITopic;
+  /** The topic's key: publishing to an encrypted topic needs GenerateDataKey and Decrypt on it. */
+  readonly topicKey: IKey;
+  readonly eventBus: IEventBus;
+  readonly clusters: readonly AnalyzerCluster[];
+  /** Lifecycle windows. */
+  readonly suppressMinutes: number;
+  readonly renotifyMinutes: number;
+  readonly retentionDays: number;
+  /**
+   * Retention of the function's own log group.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * Concurrent executions reserved for (and capped at) the analyzer; 0 stops it.
+   * @default 5
+   */
+  readonly reservedConcurrency?: number;
+  /**
+   * Retries of a failed asynchronous invocation before it goes to the failure queue.
+   * @default 2
+   */
+  readonly retryAttempts?: number;
+  /**
+   * How long a subscription delivery may wait for a successful run.
+   * @default Duration.hours(6)
+   */
+  readonly maxEventAge?: Duration;
+}
+
+/** Lambda's limit on all environment variables of a function together. */
+const MAX_ENVIRONMENT_BYTES = 4 * 1024;
+
+/**
+ * The analyzer Lambda: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS
+ * SDK inside, so what runs is what the tests ran. Its own log group with retention, reserved
+ * concurrency, explicit asynchronous retry settings and an encrypted SQS on-failure destination that
+ * keeps the error of every dropped delivery. Its role can describe what the enrichment reads, write
+ * its own table, publish to its own topic and bus, and nothing else.
+ */
+export class AnalyzerFunction extends Construct {
+  public readonly function: IFunction;
+  public readonly role: IRole;
+  public readonly logGroup: ILogGroup;
+  public readonly failureQueue: IQueue;
+
+  constructor(scope: Construct, id: string, props: AnalyzerFunctionProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.logGroup = new LogGroup(this, 'LogGroup', {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description:
+        'karpenter-doctor analyzer: describe subnets, VPCs, node groups and quotas; write its table; publish',
+    });
+    this.role = role;
+
+    const environment: Record<string, string> = {
+      [ENV.tableName]: props.table.tableName,
+      [ENV.topicArn]: props.topic.topicArn,
+      [ENV.eventBusName]: props.eventBus.eventBusName,
+      [ENV.clusters]: JSON.stringify(props.clusters.map(compactCluster)),
+      [ENV.suppressMinutes]: String(props.suppressMinutes),
+      [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
+      [ENV.retentionDays]: String(props.retentionDays),
+      POWERTOOLS_SERVICE_NAME: 'analyzer',
+      NODE_OPTIONS: '--enable-source-maps',
+    };
+    const clustersBytes = Buffer.byteLength(environment[ENV.clusters]!);
+    if (clustersBytes > MAX_ENVIRONMENT_BYTES / 2) {
+      throw new Error(
+        `The cluster settings take ${clustersBytes} bytes of the analyzer's 4 KB environment; configure fewer clusters per stack`,
+      );
+    }
+
+    const fn = new NodejsFunction(this, 'Function', {
+      entry: join(ROOT, 'lambdas', 'handlers', 'analyzer.ts'),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: Duration.seconds(60),
+      role,
+      logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      reservedConcurrentExecutions: props.reservedConcurrency ?? 5,
+      environment,
+      description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
+      projectRoot: ROOT,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      bundling: {
+        format: OutputFormat.CJS,
+        target: 'node24',
+        minify: true,
+        sourceMap: true,
+        bundleAwsSDK: true,
+        forceDockerBundling: false,
+      },
+    });
+    this.function = fn;
+
+    this.failureQueue = new Queue(this, 'FailureQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    fn.configureAsyncInvoke({
+      retryAttempts: props.retryAttempts ?? 2,
+      maxEventAge: props.maxEventAge ?? Duration.hours(6),
+      onFailure: new SqsDestination(this.failureQueue),
+    });
+
+    this.logGroup.grantWrite(role);
+    props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'UseTopicKey',
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        resources: [props.topicKey.keyArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'PutFindingEvents',
+        actions: ['events:PutEvents'],
+        resources: [props.eventBus.eventBusArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DescribeNetworkAndGroups',
+        actions: ['ec2:DescribeSubnets', 'ec2:DescribeVpcs', 'autoscaling:DescribeAutoScalingGroups'],
+        resources: ['*'],
+      }),
+    );
+    const clusterArns = props.clusters.map((c) =>
+      stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
+    );
+    const nodegroupArns = props.clusters.map((c) =>
+      stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DescribeClusters',
+        actions: ['eks:DescribeCluster', 'eks:ListNodegroups'],
+        resources: clusterArns,
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'DescribeNodegroups', actions: ['eks:DescribeNodegroup'], resources: nodegroupArns }),
+    );
+    const quotaArn = stack.formatArn({
+      service: 'servicequotas',
+      resource: 'ec2',
+      resourceName: '*',
+      arnFormat: undefined,
+    });
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'ReadEc2Quotas', actions: ['servicequotas:GetServiceQuota'], resources: [quotaArn] }),
+    );
+
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'ec2:DescribeSubnets, ec2:DescribeVpcs and autoscaling:DescribeAutoScalingGroups support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html and list_amazonec2autoscaling.html). They are read-only and listed by name, no Describe* wildcard.',
+          appliesTo: ['Resource::*'],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>), so eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
+          appliesTo: [
+            {
+              regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/',
+            },
+          ],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'The EC2 quota to read is chosen at run time from the instance family in the failure (standard, G/VT, P, spot); servicequotas:GetServiceQuota is scoped to EC2 quotas of this account and region.',
+          appliesTo: [
+            { regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' },
+          ],
+        },
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            "Lambda creates its log streams at run time; logs:CreateLogStream and logs:PutLogEvents are scoped to the function's own log group and its streams.",
+          appliesTo: [{ regex: '/^Resource::<.*LogGroup.*\\.Arn>:\\*$/' }],
+        },
+      ],
+      true,
+    );
+    NagSuppressions.addResourceSuppressions(this.failureQueue, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          "This queue is the analyzer's on-failure destination: it is the dead-letter queue, with the error of every delivery that failed all retries. A DLQ of its own would add nothing.",
+      },
+    ]);
+  }
+}
+
+/** The cluster entry as the analyzer's CLUSTERS variable carries it: only the keys that are set. */
+function compactCluster(cluster: AnalyzerCluster): Record<string, string> {
+  const entry: Record<string, string> = { name: cluster.name };
+  if (cluster.discoveryTagKey) entry.discoveryTagKey = cluster.discoveryTagKey;
+  if (cluster.discoveryTagValue) entry.discoveryTagValue = cluster.discoveryTagValue;
+  if (cluster.systemNodegroup) entry.systemNodegroup = cluster.systemNodegroup;
+  if (cluster.systemAutoScalingGroup) entry.systemAutoScalingGroup = cluster.systemAutoScalingGroup;
+  return entry;
+}

@@ -1,0 +1,198 @@
+import { Duration } from 'aws-cdk-lib';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TreatMissingData,
+  type IAlarm,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { FILTER_NAME_PREFIX, METRIC, METRICS_NAMESPACE } from '../../lambdas/shared/env-names';
+import type { SubscribedCluster } from './log-subscriptions';
+
+export interface OperationsProps {
+  readonly analyzer: IFunction;
+  readonly failureQueue: IQueue;
+  readonly topic: ITopic;
+  readonly clusters: readonly SubscribedCluster[];
+  /**
+   * Period of every alarm and graph.
+   * @default Duration.minutes(5)
+   */
+  readonly period?: Duration;
+}
+
+/** CloudWatch alarms allow at most 10 metrics in one metric-math expression. */
+const METRICS_PER_ALARM = 10;
+
+/**
+ * The alarms that tell the operator when karpenter-doctor itself is not working, sent to the same
+ * topic as the findings, and a dashboard of what it sees. A subscription that fails with a
+ * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on,
+ * ten log groups per alarm (reference/aws-facts.md, design implications 4 and 25).
+ */
+export class Operations extends Construct {
+  public readonly alarms: IAlarm[] = [];
+  public readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: OperationsProps) {
+    super(scope, id);
+    const period = props.period ?? Duration.minutes(5);
+    const functionName = props.analyzer.functionName;
+    const lambdaMetric = (metricName: string) =>
+      new Metric({
+        namespace: 'AWS/Lambda',
+        metricName,
+        dimensionsMap: { FunctionName: functionName },
+        statistic: 'Sum',
+        period,
+      });
+    const own = (metricName: string, label: string) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: 'analyzer' },
+        statistic: 'Sum',
+        period,
+        label,
+      });
+
+    const alarm = (alarmId: string, metric: IMetric, description: string) => {
+      const created = new Alarm(this, alarmId, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      created.addAlarmAction(new SnsAction(props.topic));
+      this.alarms.push(created);
+      return created;
+    };
+
+    alarm(
+      'AnalyzerErrors',
+      props.analyzer.metricErrors({ period, statistic: 'Sum' }),
+      'The analyzer failed invocations; Lambda retries them, then sends them to the failure queue.',
+    );
+    alarm(
+      'AnalyzerThrottles',
+      props.analyzer.metricThrottles({ period, statistic: 'Sum' }),
+      'The analyzer hit its reserved concurrency; deliveries wait and may age out.',
+    );
+    alarm(
+      'AsyncEventsDropped',
+      lambdaMetric('AsyncEventsDropped'),
+      'Lambda dropped subscription deliveries (retries exhausted or too old).',
+    );
+    alarm(
+      'DestinationDeliveryFailures',
+      lambdaMetric('DestinationDeliveryFailures'),
+      'Lambda could not write a failed delivery to the failure queue.',
+    );
+    alarm(
+      'FailureQueueDepth',
+      props.failureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      'Deliveries failed every retry; their errors wait in the failure queue.',
+    );
+    alarm(
+      'PublishFailures',
+      own(METRIC.publishFailures, 'publish failures'),
+      'Findings could not be published to SNS or EventBridge.',
+    );
+    alarm(
+      'NotificationsFailed',
+      props.topic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
+      'SNS could not deliver notifications to a subscriber.',
+    );
+
+    const deliveries = props.clusters.flatMap((cluster) =>
+      cluster.logGroups.map((logGroup) => ({ logGroup, filter: `${FILTER_NAME_PREFIX}${cluster.name}` })),
+    );
+    for (let start = 0; start < deliveries.length; start += METRICS_PER_ALARM) {
+      const chunk = deliveries.slice(start, start + METRICS_PER_ALARM);
+      const usingMetrics = Object.fromEntries(
+        chunk.map(({ logGroup, filter }, index) => [
+          `m${index}`,
+          new Metric({
+            namespace: 'AWS/Logs',
+            metricName: 'DeliveryErrors',
+            dimensionsMap: { LogGroupName: logGroup, DestinationType: 'Lambda', FilterName: filter },
+            statistic: 'Sum',
+            period,
+          }),
+        ]),
+      );
+      alarm(
+        `SubscriptionDeliveryErrors${start / METRICS_PER_ALARM}`,
+        new MathExpression({
+          expression: `SUM([${Object.keys(usingMetrics).join(',')}])`,
+          usingMetrics,
+          period,
+          label: 'delivery errors',
+        }),
+        `CloudWatch Logs could not deliver to the analyzer from: ${chunk.map((d) => d.logGroup).join(', ')}`.slice(
+          0,
+          1024,
+        ),
+      );
+    }
+
+    const signalsByRule = new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${METRIC.signals}"', 'Sum', ${period.toSeconds()})`,
+      label: '',
+      period,
+    });
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.days(1),
+      widgets: [
+        [
+          new GraphWidget({ title: 'Signals by rule', left: [signalsByRule], width: 12 }),
+          new GraphWidget({
+            title: 'Findings',
+            left: [
+              own(METRIC.findingsPublished, 'published'),
+              own(METRIC.notificationsSuppressed, 'counted, not re-notified'),
+              own(METRIC.duplicateBatches, 'duplicate deliveries'),
+            ],
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Input',
+            left: [own(METRIC.recordsProcessed, 'records')],
+            right: [own(METRIC.malformedRecords, 'malformed records')],
+            width: 12,
+          }),
+          new GraphWidget({
+            title: 'Degraded',
+            left: [own(METRIC.enrichmentErrors, 'enrichment errors'), own(METRIC.publishFailures, 'publish failures')],
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Analyzer',
+            left: [
+              props.analyzer.metricInvocations({ period }),
+              props.analyzer.metricErrors({ period }),
+              props.analyzer.metricThrottles({ period }),
+            ],
+            right: [props.analyzer.metricDuration({ period, statistic: 'p99' })],
+            width: 24,
+          }),
+        ],
+      ],
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { FilterPattern, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
+
+/**
+ * Terms of the default subscription filter: a log event reaches the analyzer when it holds any of
+ * them as a whole word (CloudWatch Logs term semantics, case-sensitive). Levels catch most failures,
+ * but real ones are also logged at INFO or as Normal events, so the wording of those is listed too
+ * (consolidation events, scheduler messages, EC2 error codes, kernel OOM lines). Only letters and
+ * digits: no quoting, no regex, and a term that matches as a word also matches as a substring, so
+ * the pattern passes at least what the test measures under either reading of the semantics.
+ * The test in test/lib/filter-pattern.test.ts proves that every failure line of the shared samples
+ * passes, and measures how much of the healthy bulk is dropped.
+ */
+export const DEFAULT_FILTER_TERMS = [
+  // levels and event types
+  'ERROR',
+  'error',
+  'Error',
+  'WARN',
+  'Warning',
+  'warning',
+  'failed',
+  'Failed',
+  'FAILED',
+  'panic',
+  // failures logged at INFO or as Normal events
+  'Unconsolidatable',
+  'DisruptionBlocked',
+  'incompatible',
+  'available',
+  'untolerated',
+  'tolerate',
+  'unschedulable',
+  'Unschedulable',
+  'Insufficient',
+  'NotReady',
+  'NodeNotReady',
+  'DiskPressure',
+  'OOMKilled',
+  'OOMKilling',
+  'Killed',
+  'timeout',
+  'x509',
+  // EC2 and IAM error codes that appear without a level in relayed messages
+  'InsufficientCidrBlocks',
+  'InsufficientFreeAddressesInSubnet',
+  'InsufficientInstanceCapacity',
+  'UnfulfillableCapacity',
+  'VcpuLimitExceeded',
+  'MaxSpotInstanceCountExceeded',
+  'InstanceLimitExceeded',
+  'AccessDenied',
+  'AccessDeniedException',
+  'UnauthorizedOperation',
+  'AuthFailure',
+] as const;
+
+/** The default pattern: `?term1 ?term2 …`, well under the 1,024-character limit. */
+export function defaultFilterPattern(): IFilterPattern {
+  return FilterPattern.anyTerm(...DEFAULT_FILTER_TERMS);
+}

@@ -1,0 +1,269 @@
+import { App, Aspects } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stripJsonComments } from '../../bin/config-source';
+import { parseConfig, type KarpenterDoctorConfig } from '../../lib/config';
+import { commonPrefix } from '../../lib/constructs/log-subscriptions';
+import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
+import { ROOT } from '../helpers';
+
+const EXAMPLE = parseConfig(
+  JSON.parse(stripJsonComments(readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8'))),
+  'example',
+);
+
+/** A stack without bundling (unit tests); CI runs a real bundled `cdk synth`. */
+function synth(config: KarpenterDoctorConfig, withNag = false): { stack: KarpenterDoctorStack; template: Template } {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new KarpenterDoctorStack(app, 'KarpenterDoctor', { config });
+  if (withNag) Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
+  return { stack, template: Template.fromStack(stack) };
+}
+
+type Statement = { Action: string | string[]; Effect: string; Resource: unknown; Sid?: string };
+const actionsOf = (statements: Statement[]) =>
+  statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
+
+describe('KarpenterDoctorStack', () => {
+  let stack: KarpenterDoctorStack;
+  let template: Template;
+  beforeAll(() => {
+    ({ stack, template } = synth(EXAMPLE, true));
+  });
+
+  it('has zero unsuppressed cdk-nag AwsSolutions errors or warnings', () => {
+    const annotations = Annotations.fromStack(stack);
+    const findings = [
+      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
+    expect(findings).toEqual([]);
+  });
+
+  it('runs the analyzer on Node.js 24, arm64, with reserved concurrency and its own log group', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      ReservedConcurrentExecutions: 5,
+      Timeout: 60,
+      LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('AnalyzerLogGroup') } },
+    });
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('sets each env var together with the grant it needs', () => {
+    const fn = Object.values(template.findResources('AWS::Lambda::Function'))[0] as {
+      Properties: { Environment: { Variables: Record<string, unknown> } };
+    };
+    const vars = fn.Properties.Environment.Variables;
+    expect(vars.INCIDENT_TABLE_NAME).toEqual({ Ref: expect.stringMatching(/^IncidentsTable/) });
+    expect(vars.FINDINGS_TOPIC_ARN).toEqual({ Ref: expect.stringMatching(/^FindingsTopic/) });
+    expect(vars.EVENT_BUS_NAME).toBe('default');
+    expect(JSON.parse(vars.CLUSTERS as string)).toEqual([
+      { name: 'prod', systemNodegroup: 'system' },
+      { name: 'staging', discoveryTagKey: 'karpenter.sh/discovery', discoveryTagValue: 'staging' },
+    ]);
+
+    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
+      Properties: { PolicyDocument: { Statement: Statement[] } };
+    };
+    const statements = policy.Properties.PolicyDocument.Statement;
+    const find = (action: string) => statements.find((s) => actionsOf([s]).includes(action));
+    expect(find('dynamodb:PutItem')?.Resource).toEqual(
+      expect.arrayContaining([{ 'Fn::GetAtt': [expect.stringMatching(/^IncidentsTable/), 'Arn'] }]),
+    );
+    expect(find('sns:Publish')?.Resource).toEqual({ Ref: expect.stringMatching(/^FindingsTopic/) });
+    expect(find('kms:GenerateDataKey')?.Resource).toEqual({
+      'Fn::GetAtt': [expect.stringMatching(/^FindingsKey/), 'Arn'],
+    });
+    expect(JSON.stringify(find('events:PutEvents')?.Resource)).toContain(':event-bus/default');
+  });
+
+  it('grants the analyzer exactly the actions it uses, none of them wildcards', () => {
+    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
+      Properties: { PolicyDocument: { Statement: Statement[] } };
+    };
+    const actions = actionsOf(policy.Properties.PolicyDocument.Statement).sort();
+    expect(actions).toEqual(
+      [
+        'autoscaling:DescribeAutoScalingGroups',
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:UpdateItem',
+        'ec2:DescribeSubnets',
+        'ec2:DescribeVpcs',
+        'eks:DescribeCluster',
+        'eks:DescribeNodegroup',
+        'eks:ListNodegroups',
+        'events:PutEvents',
+        'kms:Decrypt',
+        'kms:GenerateDataKey',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'servicequotas:GetServiceQuota',
+        'sns:Publish',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
+    expect(JSON.stringify(template.toJSON())).not.toContain('AssociateVpcCidrBlock');
+  });
+
+  it('scopes the EKS actions to the configured clusters', () => {
+    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
+      Properties: { PolicyDocument: { Statement: Statement[] } };
+    };
+    const clusters = policy.Properties.PolicyDocument.Statement.find((s) => s.Sid === 'DescribeClusters');
+    expect(JSON.stringify(clusters?.Resource)).toMatch(/cluster\/prod".*cluster\/staging"/);
+  });
+
+  it('subscribes every configured log group once, named after its cluster, with one invoke permission', () => {
+    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 3);
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/aws/containerinsights/prod/application',
+      FilterName: 'karpenter-doctor.prod',
+      FilterPattern: Match.stringLikeRegexp('^\\?"ERROR" '),
+      DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFunction'), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/eks/staging/karpenter',
+      FilterName: 'karpenter-doctor.staging',
+    });
+    template.resourceCountIs('AWS::Lambda::Permission', 1);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Principal: 'logs.amazonaws.com',
+      SourceAccount: { Ref: 'AWS::AccountId' },
+      SourceArn: { 'Fn::Join': ['', Match.arrayWith([':log-group:*'])] },
+    });
+  });
+
+  it('never subscribes its own log group', () => {
+    const filters = template.findResources('AWS::Logs::SubscriptionFilter');
+    for (const filter of Object.values(filters) as Array<{ Properties: { LogGroupName: unknown } }>) {
+      expect(typeof filter.Properties.LogGroupName).toBe('string');
+    }
+  });
+
+  it('configures async retries and an encrypted on-failure queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: 21_600,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFailureQueue'), 'Arn'] } },
+      },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
+  });
+
+  it('encrypts the topic with a rotated key that EventBridge and CloudWatch alarms may use', () => {
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Principal: { Service: 'events.amazonaws.com' },
+            Action: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+          }),
+          Match.objectLike({
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+          }),
+        ]),
+      },
+    });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'platform-oncall@example.com',
+    });
+  });
+
+  it.each([
+    ['AWS::SNS::TopicPolicy', 'PolicyDocument'],
+    ['AWS::SQS::QueuePolicy', 'PolicyDocument'],
+  ])('denies plain-HTTP access in the %s', (type, key) => {
+    template.hasResourceProperties(type, {
+      [key]: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('sends every alarm to the findings topic', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{
+      Properties: { AlarmActions: unknown[] };
+    }>;
+    expect(alarms.length).toBeGreaterThanOrEqual(8);
+    for (const alarm of alarms) {
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^FindingsTopic/) }]);
+    }
+  });
+
+  it('keeps the table with point-in-time recovery, on demand, with expiresAt as TTL', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: {
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      },
+    });
+  });
+
+  it('keeps the logical ids of the stateful resources, so a refactor never replaces them', () => {
+    const ids = (type: string) => Object.keys(template.findResources(type));
+    expect(ids('AWS::DynamoDB::Table')).toEqual(['IncidentsTable7D5FD327']);
+    expect(ids('AWS::SNS::Topic')).toEqual(['FindingsTopic6108FA32']);
+    expect(ids('AWS::KMS::Key')).toEqual(['FindingsKeyC72F54EF']);
+  });
+
+  it('outputs the topic ARN, bus name, table name and function name', () => {
+    for (const output of ['FindingsTopicArn', 'EventBusName', 'IncidentTableName', 'AnalyzerFunctionName']) {
+      template.hasOutput(output, {});
+    }
+  });
+});
+
+describe('KarpenterDoctorStack at scale', () => {
+  it('subscribes 300 log groups with a single invoke permission', () => {
+    const clusters = Array.from({ length: 3 }, (_, c) => ({
+      name: `cluster-${c}`,
+      logGroups: Array.from({ length: 100 }, (_, g) => `/aws/containerinsights/cluster-${c}/group-${g}`),
+    }));
+    const { template } = synth(parseConfig({ clusters }, 'test'));
+
+    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 300);
+    template.resourceCountIs('AWS::Lambda::Permission', 1);
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      SourceArn: { 'Fn::Join': ['', Match.arrayWith([':log-group:/aws/containerinsights/*'])] },
+    });
+    const resources = Object.keys(template.toJSON().Resources as object).length;
+    expect(resources).toBeLessThan(500);
+  });
+
+  it('creates a named event bus when one is configured', () => {
+    const { template } = synth(
+      parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], eventBusName: 'platform-alerts' }, 'test'),
+    );
+
+    template.hasResourceProperties('AWS::Events::EventBus', { Name: 'platform-alerts' });
+  });
+});
+
+describe('commonPrefix', () => {
+  it.each([
+    [['/aws/containerinsights/a/application', '/aws/containerinsights/b/application'], '/aws/containerinsights/'],
+    [['/aws/containerinsights/a/application'], '/aws/containerinsights/a/application'],
+    [['/aws/x', '/eks/y'], ''],
+    [['karpenter', 'karpenter-events'], ''],
+  ])('bounds the invoke permission of %j to %j*', (names, expected) => {
+    expect(commonPrefix(names)).toBe(expected);
+  });
+});
