@@ -179,6 +179,11 @@ export async function analyzeSubscription(
       throw new PublishError(`could not publish ${failures.length} notification(s): ${failures.join('; ')}`);
     }
     metrics.addMetric(METRIC.findingsPublished, MetricUnit.Count, findings.length);
+    for (const { finding } of findings) {
+      const single = metrics.singleMetric();
+      single.addDimension('rule', finding.rule);
+      single.addMetric(METRIC.findingsPublished, MetricUnit.Count, 1);
+    }
     await store.completeBatch(batchId);
     return result;
   } catch (error) {

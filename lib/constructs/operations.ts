@@ -152,11 +152,19 @@ export class Operations extends Construct {
       label: '',
       period,
     });
+    const findingsByRule = new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${METRIC.findingsPublished}"', 'Sum', ${period.toSeconds()})`,
+      label: '',
+      period,
+    });
     this.dashboard = new Dashboard(this, 'Dashboard', {
       defaultInterval: Duration.days(1),
       widgets: [
         [
+          new GraphWidget({ title: 'Findings published by rule', left: [findingsByRule], width: 12 }),
           new GraphWidget({ title: 'Signals by rule', left: [signalsByRule], width: 12 }),
+        ],
+        [
           new GraphWidget({
             title: 'Findings',
             left: [
