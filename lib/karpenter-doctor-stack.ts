@@ -5,6 +5,7 @@ import type { Construct } from 'constructs';
 import type { KarpenterDoctorConfig } from './config';
 import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
+import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
 import { LogSubscriptions } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
@@ -26,6 +27,8 @@ export class KarpenterDoctorStack extends Stack {
   public readonly analyzer: AnalyzerFunction;
   public readonly subscriptions: LogSubscriptions;
   public readonly operations: Operations;
+  /** Undefined when `headroom.enabled` is false. */
+  public readonly headroom?: HeadroomCheck;
 
   constructor(scope: Construct, id: string, props: KarpenterDoctorStackProps) {
     super(scope, id, props);
@@ -38,18 +41,19 @@ export class KarpenterDoctorStack extends Stack {
         ? EventBus.fromEventBusName(this, 'EventBus', 'default')
         : new EventBus(this, 'EventBus', { eventBusName: config.eventBusName });
 
+    const clusters = config.clusters.map((cluster) => ({
+      name: cluster.name,
+      discoveryTagKey: cluster.discoveryTag?.key,
+      discoveryTagValue: cluster.discoveryTag?.value,
+      systemNodegroup: cluster.systemNodegroup,
+      systemAutoScalingGroup: cluster.systemAutoScalingGroup,
+    }));
     this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
       table: this.incidents.table,
       topic: this.findings.topic,
       topicKey: this.findings.key,
       eventBus: this.eventBus,
-      clusters: config.clusters.map((cluster) => ({
-        name: cluster.name,
-        discoveryTagKey: cluster.discoveryTag?.key,
-        discoveryTagValue: cluster.discoveryTag?.value,
-        systemNodegroup: cluster.systemNodegroup,
-        systemAutoScalingGroup: cluster.systemAutoScalingGroup,
-      })),
+      clusters,
       suppressMinutes: config.windows.suppressMinutes,
       renotifyMinutes: config.windows.renotifyMinutes,
       retentionDays: config.windows.retentionDays,
@@ -62,8 +66,30 @@ export class KarpenterDoctorStack extends Stack {
       clusters: config.clusters,
     });
 
+    if (config.headroom.enabled) {
+      this.headroom = new HeadroomCheck(this, 'Headroom', {
+        table: this.incidents.table,
+        topic: this.findings.topic,
+        topicKey: this.findings.key,
+        eventBus: this.eventBus,
+        clusters,
+        schedule: config.headroom.schedule,
+        thresholds: {
+          minFreeIps: config.headroom.minFreeIps,
+          minFreePercent: config.headroom.minFreePercent,
+          horizonHours: config.headroom.horizonHours,
+        },
+        suppressMinutes: config.windows.suppressMinutes,
+        renotifyMinutes: config.windows.renotifyMinutes,
+        resolveMinutes: config.windows.resolveMinutes,
+        retentionDays: config.windows.retentionDays,
+        logRetention: config.logRetentionDays as RetentionDays,
+      });
+    }
+
     this.operations = new Operations(this, 'Operations', {
       analyzer: this.analyzer.function,
+      headroom: this.headroom?.function,
       failureQueue: this.analyzer.failureQueue,
       topic: this.findings.topic,
       clusters: config.clusters,

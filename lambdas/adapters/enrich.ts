@@ -137,6 +137,22 @@ export class Enricher {
     return contexts;
   }
 
+  /**
+   * The subnets Karpenter launches into (the discovery tag, else the EKS cluster's subnets) and their
+   * VPCs, for the headroom check; a failure says what could not be read.
+   */
+  async karpenterSubnets(
+    cluster: string,
+    budgetMs: number,
+  ): Promise<{ ok: true; subnets: SubnetFacts[]; vpcs: VpcFacts[] } | { ok: false; error: EnrichmentError }> {
+    const signal = AbortSignal.timeout(Math.max(1, budgetMs));
+    const subnets = await this.discoveredSubnets(cluster, signal);
+    if (!subnets.ok) return subnets;
+    const vpcIds = [...new Set(subnets.value.map((s) => s.vpcId).filter((v): v is string => Boolean(v)))];
+    const vpcs = await this.vpcsById(vpcIds, signal);
+    return { ok: true, subnets: subnets.value, vpcs: vpcs.ok ? vpcs.value : [] };
+  }
+
   private async enrichSubnets(
     targets: EnrichTarget[],
     clusters: string[],

@@ -3,6 +3,7 @@ import {
   BatchGetCommand,
   GetCommand,
   PutCommand,
+  ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -190,6 +191,30 @@ export class IncidentStore {
       if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
+  }
+
+  /**
+   * Every incident item, for the resolve sweep. A filtered scan: the table holds one item per
+   * incident and per recent batch, small enough for a scan every few minutes.
+   */
+  async scanIncidents(): Promise<IncidentState[]> {
+    const states: IncidentState[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#kind = :incident',
+          ExpressionAttributeNames: { '#kind': 'kind' },
+          ExpressionAttributeValues: { ':incident': 'incident' },
+          ConsistentRead: true,
+          ExclusiveStartKey,
+        }),
+      );
+      for (const item of page.Items ?? []) states.push(stateOf(item));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return states;
   }
 
   async get(findingId: string): Promise<IncidentState | undefined> {

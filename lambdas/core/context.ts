@@ -14,6 +14,10 @@ export interface SubnetFacts {
   totalIps?: number;
   /** The subnet carries the cluster's Karpenter discovery tag. */
   discovered?: boolean;
+  /** Trend of free IPs per hour from the headroom history (negative: falling). */
+  ipsPerHour?: number;
+  /** Hours until the subnet runs out at that trend. */
+  hoursToExhaustion?: number;
 }
 
 /** Free and usable IPs of the known subnets of one Availability Zone. */

@@ -986,10 +986,13 @@ const DIAGNOSERS: Record<RuleId, Diagnoser> = {
 
   'subnet-ip-headroom-low': (f) => {
     const facts = f.context.subnets ?? [];
+    const low = f.all('subnets');
+    const shown = low.length ? facts.filter((s) => low.includes(s.subnetId)) : facts;
     return {
       diagnosis:
-        `The subnets Karpenter launches into are running low on free IP addresses${describeSubnetFacts(facts)}. New ` +
-        `nodes and pods will fail with InsufficientFreeAddressesInSubnet once they run out.`,
+        `${low.length > 1 ? 'Subnets' : 'The subnets'} Karpenter launches into ${low.length ? `(${f.list('subnets')}) ` : ''}` +
+        `are running low on free IP addresses${describeSubnetFacts(shown)}. New nodes and pods will fail with ` +
+        `InsufficientFreeAddressesInSubnet once they run out.${roomElsewhere(facts, low)}`,
       remediation: DIAGNOSERS['subnet-ip-exhaustion'](f).remediation,
       docs: [DOCS.vpcCidrs, DOCS.customNetworking],
     };
@@ -1062,7 +1065,10 @@ function describeSubnetFacts(facts: SubnetFacts[]): string {
     .slice(0, 6)
     .map(
       (s) =>
-        `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps ? ` of ${s.totalIps}` : ''} free`,
+        `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps ? ` of ${s.totalIps}` : ''} free` +
+        (s.hoursToExhaustion !== undefined && s.ipsPerHour !== undefined
+          ? `, about ${s.hoursToExhaustion} h left at ${Math.abs(s.ipsPerHour)} fewer an hour`
+          : ''),
     );
   return ` (${parts.join('; ')})`;
 }

@@ -33,6 +33,8 @@ export interface FindingOptions {
   account?: string;
   region?: string;
   context?: FindingContext;
+  /** The incident's severity when it differs from the rule's (an escalated headroom warning). */
+  severity?: Severity;
   /** Occurrences over the whole incident, when a store knows more than this batch. */
   occurrences?: number;
   firstSeen?: string;
@@ -57,7 +59,7 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     status: options.status ?? 'open',
     rule: incident.rule,
     title: info.title,
-    severity: info.severity,
+    severity: options.severity ?? info.severity,
     cluster: incident.cluster,
     account: options.account ?? null,
     region: options.region ?? null,

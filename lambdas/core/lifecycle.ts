@@ -12,7 +12,7 @@ import { SEVERITIES, type Entities, type EntityKind, type Severity } from './mod
  */
 
 /** Why a notification goes out. */
-export type NotifyReason = 'new' | 'reopened' | 'interval' | 'severity' | 'affected';
+export type NotifyReason = 'new' | 'reopened' | 'interval' | 'severity' | 'affected' | 'quiet';
 
 /** A notification that was decided but is not yet fully published. */
 export interface PendingNotification {
@@ -20,7 +20,7 @@ export interface PendingNotification {
   generation: number;
   /** The batch that decided it: only a retry of that batch completes it, so no two invocations race. */
   batchId: string;
-  status: Extract<FindingStatus, 'open' | 'ongoing'>;
+  status: FindingStatus;
   reason: NotifyReason;
   snsDone: boolean;
   eventsDone: boolean;
@@ -65,12 +65,15 @@ export interface LifecyclePolicy {
   suppressForMs: number;
   /** An incident not seen for this long is forgotten: the next line opens a new one. */
   retainForMs: number;
+  /** An open incident quiet for this long is resolved by the sweep. */
+  resolveAfterMs: number;
 }
 
 export const DEFAULT_POLICY: LifecyclePolicy = {
   renotifyAfterMs: 6 * 60 * 60_000,
   suppressForMs: 5 * 60_000,
   retainForMs: 14 * 24 * 60 * 60_000,
+  resolveAfterMs: 60 * 60_000,
 };
 
 /** Batch ids kept per incident: far more than the retries and re-deliveries of one batch can span. */
@@ -164,6 +167,57 @@ export function advanceIncident(
   const reason = renotifyReason(state, now, policy);
   if (!reason) return { state, outcome: { kind: 'ongoing' }, changed: true };
   return notifyWith(state, 'ongoing', reason, batchId, now, previous.notified?.generation ?? 0);
+}
+
+/** Who is sweeping: resolved notices carry this batch id, so only the sweep finishes them. */
+export const SWEEP_BATCH = 'sweep';
+
+/** What the sweep does with one stored incident. */
+export type SweepAction = 'resolve' | 'finish' | 'keep';
+
+/**
+ * The sweep's decision: an open incident quiet for the resolve window is resolved (once: the write
+ * is conditional); a resolved notice whose publishing failed is finished; everything else is kept.
+ * `stillFailing` holds back incidents whose cause a live check still sees (or could not check).
+ */
+export function sweepAction(
+  state: IncidentState,
+  now: number,
+  policy: LifecyclePolicy,
+  stillFailing = false,
+): SweepAction {
+  if (!isLive(state, now)) return 'keep';
+  const pending = state.pending;
+  if (state.status === 'resolved') {
+    return pending?.status === 'resolved' && !(pending.snsDone && pending.eventsDone) ? 'finish' : 'keep';
+  }
+  if (stillFailing) return 'keep';
+  return now - state.updatedAt >= policy.resolveAfterMs ? 'resolve' : 'keep';
+}
+
+/** The resolved state of an incident, with the resolved notice pending. */
+export function resolveIncident(state: IncidentState, now: number): Advance {
+  const generation = (state.notified?.generation ?? 0) + 1;
+  const notify: PendingNotification = {
+    generation,
+    batchId: SWEEP_BATCH,
+    status: 'resolved',
+    reason: 'quiet',
+    snsDone: false,
+    eventsDone: false,
+  };
+  return {
+    state: {
+      ...state,
+      status: 'resolved',
+      resolvedAt: now,
+      notified: { at: now, generation, severity: state.severity, affected: state.affected },
+      pending: notify,
+      version: state.version + 1,
+    },
+    outcome: { kind: 'notify', notify },
+    changed: true,
+  };
 }
 
 /** The incident as the aggregator would have produced it, from what the store accumulated. */

@@ -28,6 +28,7 @@ export function subjectOf(finding: Finding): string {
 
 /** Plain-text email body: the on-call report, then where the finding came from. */
 export function emailTextOf(finding: Finding): string {
+  if (finding.status === 'resolved') return resolvedTextOf(finding);
   return [
     renderFindingText(finding),
     '',
@@ -36,8 +37,49 @@ export function emailTextOf(finding: Finding): string {
   ].join('\n');
 }
 
+/** The short notice that an incident has gone quiet: what it was, how long, how often. */
+export function resolvedTextOf(finding: Finding): string {
+  const span = finding.firstSeen && finding.lastSeen ? `${finding.firstSeen} → ${finding.lastSeen}` : 'unknown';
+  return [
+    `RESOLVED ${finding.title}  [${finding.rule}]`,
+    `  cluster    ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
+    `  lasted     ${durationOf(finding.firstSeen, finding.lastSeen)}, then nothing more was seen for the resolve window`,
+    '',
+    `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,
+    'Sent by karpenter-doctor. A new occurrence opens a new incident.',
+  ].join('\n');
+}
+
+/** `2 h 05 min`, `12 min`, or `under a minute`, between two ISO times. */
+export function durationOf(from: string | null, to: string | null): string {
+  const ms = from && to ? Date.parse(to) - Date.parse(from) : NaN;
+  if (!Number.isFinite(ms) || ms < 0) return 'an unknown time';
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return 'under a minute';
+  const hours = Math.floor(minutes / 60);
+  return hours ? `${hours} h ${String(minutes % 60).padStart(2, '0')} min` : `${minutes} min`;
+}
+
 /** A chat custom notification (Amazon Q Developer in chat applications schema), threaded by finding id. */
 export function chatNotificationOf(finding: Finding): Record<string, unknown> {
+  if (finding.status === 'resolved') {
+    return {
+      version: '1.0',
+      source: 'custom',
+      id: `${finding.findingId}-resolved`,
+      content: {
+        textType: 'client-markdown',
+        title: `[RESOLVED] ${escapeMarkdown(finding.title)} (${finding.cluster})`,
+        description: `Quiet since ${finding.lastSeen ?? 'unknown'}: ${finding.occurrences} occurrences over ${durationOf(finding.firstSeen, finding.lastSeen)}.`,
+        keywords: [finding.rule, finding.severity, finding.cluster, finding.status],
+      },
+      metadata: {
+        threadId: finding.findingId,
+        summary: `RESOLVED ${finding.rule} in ${finding.cluster}`,
+        eventType: finding.rule,
+      },
+    };
+  }
   const evidence = finding.evidence[0];
   const description = [
     escapeMarkdown(truncate(finding.diagnosis, 600)),

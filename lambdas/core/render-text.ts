@@ -124,7 +124,9 @@ function contextLines(context: FindingContext): string[] {
     const total = subnet.totalIps !== undefined ? ` of ${subnet.totalIps}` : '';
     const zone = subnet.availabilityZone ? ` (${subnet.availabilityZone})` : '';
     const tagged = subnet.discovered ? ', Karpenter subnet' : '';
-    lines.push(label('subnet', `${subnet.subnetId}${zone}: ${subnet.availableIps}${total} IPs free${tagged}`));
+    const trend =
+      subnet.hoursToExhaustion !== undefined ? `, about ${subnet.hoursToExhaustion} h left at the current trend` : '';
+    lines.push(label('subnet', `${subnet.subnetId}${zone}: ${subnet.availableIps}${total} IPs free${trend}${tagged}`));
   }
   for (const zone of context.zones ?? []) {
     const count = `${zone.subnets} subnet${zone.subnets === 1 ? '' : 's'}`;

@@ -1,28 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { Enricher, needsEnrichment } from '../adapters/enrich';
+import { Enricher } from '../adapters/enrich';
 import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
+import { Notifier } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
 import { analyzeMessages } from '../core/analyze';
 import { CATALOG } from '../core/catalog';
 import { clusterOfDocument } from '../core/cluster';
 import { decodeSubscriptionData, errorMessage, isObject, type SubscriptionDocument } from '../core/decode';
-import { findingEventOf, scopeOfArn } from '../core/events';
-import { buildFinding, type Finding } from '../core/finding';
+import { scopeOfArn } from '../core/events';
 import { emptyInputStats, fromDocument } from '../core/input';
-import { incidentOf, type PendingNotification } from '../core/lifecycle';
-import { snsNotificationOf } from '../core/render-notification';
 import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../shared/env-names';
+import { PublishError, type InvocationContext } from '../shared/invocation';
+import { recordNotifyMetrics } from '../shared/notify-metrics';
 import { observability } from '../shared/observability';
 import { analyzerSettings, clusterSettingsOf, type AnalyzerSettings } from '../shared/settings';
-
-/** The part of the Lambda context the analyzer uses. */
-export interface InvocationContext {
-  invokedFunctionArn?: string;
-  getRemainingTimeInMillis?: () => number;
-}
 
 /** What one invocation did; returned to Lambda and used by tests. */
 export interface AnalyzerResult {
@@ -35,10 +29,7 @@ export interface AnalyzerResult {
   suppressed: number;
 }
 
-/** Publishing failed for some notification; Lambda retries the invocation, which finishes only what is left. */
-export class PublishError extends Error {
-  override readonly name = 'PublishError';
-}
+export { PublishError, type InvocationContext };
 
 /** Everything the analyzer needs from outside, injected so tests use mocks and a local table. */
 export interface AnalyzerDeps {
@@ -137,52 +128,23 @@ export async function analyzeSubscription(
     if (result.suppressed > 0) metrics.addMetric(METRIC.notificationsSuppressed, MetricUnit.Count, result.suppressed);
 
     const scope = scopeOfArn(context.invokedFunctionArn);
-    const account = document.owner || scope?.account;
-    const enricher = deps.enricher ?? enricherFor(deps);
-    const toEnrich = due.filter(({ state }) => needsEnrichment(state.rule));
+    const notifier = new Notifier(
+      store,
+      deps.enricher ?? enricherFor(deps),
+      new Publisher(deps.clients.sns, deps.clients.events, {
+        topicArn: settings.topicArn,
+        eventBusName: settings.eventBusName,
+        sleep: deps.sleep,
+      }),
+      { eventSource: settings.eventSource, scope, account: document.owner || scope?.account },
+    );
     const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
-    const contexts = toEnrich.length
-      ? await enricher.enrich(
-          toEnrich.map(({ state }) => ({
-            findingId: state.findingId,
-            rule: state.rule,
-            cluster: state.cluster,
-            entities: state.entities,
-          })),
-          budget,
-        )
-      : new Map();
+    const { findings, failures } = await notifier.notify(due, budget);
 
-    const findings = due.map(({ state, notify }) => {
-      const finding = buildFinding(incidentOf(state), {
-        status: notify.status,
-        account,
-        region: scope?.region,
-        context: contexts.get(state.findingId),
-        occurrences: state.occurrences,
-        firstSeen: state.firstSeen,
-      });
-      return { finding, notify };
-    });
-    const enrichmentErrors = findings.reduce((sum, f) => sum + f.finding.context.enrichmentErrors.length, 0);
-    if (enrichmentErrors > 0) {
-      metrics.addMetric(METRIC.enrichmentErrors, MetricUnit.Count, enrichmentErrors);
-      logger.warn('Some live context could not be checked', {
-        errors: findings.flatMap((f) => f.finding.context.enrichmentErrors),
-      });
-    }
-
-    const failures = await publishAll(findings, store, deps, settings, scope);
-    result.notified = findings.map((f) => f.finding.findingId);
+    recordNotifyMetrics(findings, failures, deps);
+    result.notified = findings.map((f) => f.findingId);
     if (failures.length > 0) {
-      metrics.addMetric(METRIC.publishFailures, MetricUnit.Count, failures.length);
-      throw new PublishError(`could not publish ${failures.length} notification(s): ${failures.join('; ')}`);
-    }
-    metrics.addMetric(METRIC.findingsPublished, MetricUnit.Count, findings.length);
-    for (const { finding } of findings) {
-      const single = metrics.singleMetric();
-      single.addDimension('rule', finding.rule);
-      single.addMetric(METRIC.findingsPublished, MetricUnit.Count, 1);
+      throw new PublishError(`could not publish ${failures.length} notification channel(s); the retry finishes them`);
     }
     await store.completeBatch(batchId);
     return result;
@@ -194,53 +156,6 @@ export async function analyzeSubscription(
     );
     throw error;
   }
-}
-
-/** Publishes what each pending notification still lacks; returns one line per failure. */
-async function publishAll(
-  findings: Array<{ finding: Finding; notify: PendingNotification }>,
-  store: IncidentStore,
-  deps: AnalyzerDeps,
-  settings: AnalyzerSettings,
-  scope: ReturnType<typeof scopeOfArn>,
-): Promise<string[]> {
-  const publisher = new Publisher(deps.clients.sns, deps.clients.events, {
-    topicArn: settings.topicArn,
-    eventBusName: settings.eventBusName,
-    sleep: deps.sleep,
-  });
-  const failures: string[] = [];
-
-  await Promise.all(
-    findings
-      .filter(({ notify }) => !notify.snsDone)
-      .map(async ({ finding, notify }) => {
-        try {
-          await publisher.publishNotification(snsNotificationOf(finding));
-        } catch (error) {
-          deps.logger.error('SNS publish failed', { findingId: finding.findingId, error: errorMessage(error) });
-          failures.push(`sns ${finding.findingId}: ${errorMessage(error)}`);
-          return;
-        }
-        await store.markPublished(finding.findingId, notify.generation, 'sns');
-      }),
-  );
-
-  const pendingEvents = findings.filter(({ notify }) => !notify.eventsDone);
-  const outcome = await publisher.putEvents(
-    pendingEvents.map(({ finding }) => findingEventOf(finding, settings.eventSource, scope)),
-  );
-  await Promise.all(
-    outcome.put.map((findingId) => {
-      const generation = pendingEvents.find((f) => f.finding.findingId === findingId)!.notify.generation;
-      return store.markPublished(findingId, generation, 'events');
-    }),
-  );
-  for (const failed of outcome.failed) {
-    deps.logger.error('PutEvents entry failed', { findingId: failed.findingId, error: failed.error });
-    failures.push(`events ${failed.findingId}: ${failed.error}`);
-  }
-  return failures;
 }
 
 /** A stable id of one delivery: the same payload, re-delivered or retried, has the same id. */

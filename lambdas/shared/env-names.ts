@@ -11,6 +11,8 @@ export const ENV = {
   renotifyAfterMinutes: 'RENOTIFY_AFTER_MINUTES',
   suppressMinutes: 'SUPPRESS_MINUTES',
   retentionDays: 'INCIDENT_RETENTION_DAYS',
+  resolveMinutes: 'RESOLVE_AFTER_MINUTES',
+  headroom: 'HEADROOM_THRESHOLDS',
   enrichBudgetMs: 'ENRICH_BUDGET_MS',
 } as const;
 
@@ -34,4 +36,9 @@ export const METRIC = {
   duplicateBatches: 'DuplicateBatches',
   enrichmentErrors: 'EnrichmentErrors',
   publishFailures: 'PublishFailures',
+  resolvedNotices: 'ResolvedNotices',
+  subnetFreeIps: 'SubnetFreeIps',
+  zoneFreeIps: 'ZoneFreeIps',
+  subnetHoursToExhaustion: 'SubnetHoursToExhaustion',
+  headroomCheckGaps: 'HeadroomCheckGaps',
 } as const;

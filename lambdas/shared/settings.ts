@@ -1,6 +1,7 @@
 import type { ClusterSettings } from '../adapters/enrich';
 import { isObject, tryJson } from '../core/decode';
 import { DEFAULT_EVENT_SOURCE } from '../core/events';
+import type { HeadroomThresholds } from '../core/forecast';
 import { DEFAULT_POLICY, type LifecyclePolicy } from '../core/lifecycle';
 import { ENV } from './env-names';
 
@@ -45,6 +46,7 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
       renotifyAfterMs: nonNegative(env, ENV.renotifyAfterMinutes, DEFAULT_POLICY.renotifyAfterMs / 60_000) * 60_000,
       suppressForMs: nonNegative(env, ENV.suppressMinutes, DEFAULT_POLICY.suppressForMs / 60_000) * 60_000,
       retainForMs: nonNegative(env, ENV.retentionDays, DEFAULT_POLICY.retainForMs / 86_400_000) * 86_400_000,
+      resolveAfterMs: nonNegative(env, ENV.resolveMinutes, DEFAULT_POLICY.resolveAfterMs / 60_000) * 60_000,
     },
     enrichBudgetMs: nonNegative(env, ENV.enrichBudgetMs, 8000),
   };
@@ -97,4 +99,35 @@ function clustersOf(raw: string | undefined): ClusterEntry[] {
       systemAutoScalingGroup: text('systemAutoScalingGroup'),
     };
   });
+}
+
+export interface HeadroomSettings extends AnalyzerSettings {
+  thresholds: HeadroomThresholds;
+}
+
+export const DEFAULT_THRESHOLDS: HeadroomThresholds = { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 };
+
+/** The headroom function's settings: the analyzer's, plus the thresholds. */
+export function headroomSettings(env: NodeJS.ProcessEnv = process.env): HeadroomSettings {
+  const raw = env[ENV.headroom];
+  const value = raw ? tryJson(raw) : {};
+  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.headroom} is not a JSON object`);
+  const number = (key: keyof HeadroomThresholds): number => {
+    const v = value[key];
+    if (v === undefined) return DEFAULT_THRESHOLDS[key];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new SettingsError(
+        `environment variable ${ENV.headroom}.${key} is ${JSON.stringify(v)}; expected a number >= 0`,
+      );
+    }
+    return v;
+  };
+  return {
+    ...analyzerSettings(env),
+    thresholds: {
+      minFreeIps: number('minFreeIps'),
+      minFreePercent: number('minFreePercent'),
+      horizonHours: number('horizonHours'),
+    },
+  };
 }

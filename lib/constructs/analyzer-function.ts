@@ -1,20 +1,17 @@
-import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, LoggingFormat, Runtime, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env-names';
-
-const ROOT = join(__dirname, '..', '..');
+import { bundledFunction } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
 export interface AnalyzerCluster {
@@ -78,17 +75,6 @@ export class AnalyzerFunction extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
 
-    this.logGroup = new LogGroup(this, 'LogGroup', {
-      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description:
-        'karpenter-doctor analyzer: describe subnets, VPCs, node groups and quotas; write its table; publish',
-    });
-    this.role = role;
-
     const environment: Record<string, string> = {
       [ENV.tableName]: props.table.tableName,
       [ENV.topicArn]: props.topic.topicArn,
@@ -98,7 +84,6 @@ export class AnalyzerFunction extends Construct {
       [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
       [ENV.retentionDays]: String(props.retentionDays),
       POWERTOOLS_SERVICE_NAME: 'analyzer',
-      NODE_OPTIONS: '--enable-source-maps',
     };
     const clustersBytes = Buffer.byteLength(environment[ENV.clusters]!);
     if (clustersBytes > MAX_ENVIRONMENT_BYTES / 2) {
@@ -107,31 +92,19 @@ export class AnalyzerFunction extends Construct {
       );
     }
 
-    const fn = new NodejsFunction(this, 'Function', {
-      entry: join(ROOT, 'lambdas', 'handlers', 'analyzer.ts'),
-      handler: 'handler',
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
-      memorySize: 512,
-      timeout: Duration.seconds(60),
-      role,
-      logGroup: this.logGroup,
-      loggingFormat: LoggingFormat.JSON,
-      reservedConcurrentExecutions: props.reservedConcurrency ?? 5,
-      environment,
+    const lambda = bundledFunction(this, {
+      handlerFile: 'analyzer.ts',
       description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
-      projectRoot: ROOT,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      bundling: {
-        format: OutputFormat.CJS,
-        target: 'node24',
-        minify: true,
-        sourceMap: true,
-        bundleAwsSDK: true,
-        forceDockerBundling: false,
-      },
+      environment,
+      timeout: Duration.seconds(60),
+      reservedConcurrency: props.reservedConcurrency ?? 5,
+      logRetention: props.logRetention,
     });
+    const fn = lambda.function;
+    const role = lambda.role;
     this.function = fn;
+    this.role = role;
+    this.logGroup = lambda.logGroup;
 
     this.failureQueue = new Queue(this, 'FailureQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
@@ -144,7 +117,6 @@ export class AnalyzerFunction extends Construct {
       onFailure: new SqsDestination(this.failureQueue),
     });
 
-    this.logGroup.grantWrite(role);
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
     role.addToPrincipalPolicy(
       new PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
@@ -222,12 +194,6 @@ export class AnalyzerFunction extends Construct {
           appliesTo: [
             { regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' },
           ],
-        },
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            "Lambda creates its log streams at run time; logs:CreateLogStream and logs:PutLogEvents are scoped to the function's own log group and its streams.",
-          appliesTo: [{ regex: '/^Resource::<.*LogGroup.*\\.Arn>:\\*$/' }],
         },
       ],
       true,

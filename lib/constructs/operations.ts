@@ -20,6 +20,11 @@ import type { SubscribedCluster } from './log-subscriptions';
 
 export interface OperationsProps {
   readonly analyzer: IFunction;
+  /**
+   * The headroom check, for its alarm and its free-IP graphs.
+   * @default - no headroom alarm or graphs
+   */
+  readonly headroom?: IFunction;
   readonly failureQueue: IQueue;
   readonly topic: ITopic;
   readonly clusters: readonly SubscribedCluster[];
@@ -115,6 +120,14 @@ export class Operations extends Construct {
       'SNS could not deliver notifications to a subscriber.',
     );
 
+    if (props.headroom) {
+      alarm(
+        'HeadroomErrors',
+        props.headroom.metricErrors({ period, statistic: 'Sum' }),
+        'The headroom check failed; subnet headroom is not watched and quiet incidents are not resolved.',
+      );
+    }
+
     const deliveries = props.clusters.flatMap((cluster) =>
       cluster.logGroups.map((logGroup) => ({ logGroup, filter: `${FILTER_NAME_PREFIX}${cluster.name}` })),
     );
@@ -188,6 +201,27 @@ export class Operations extends Construct {
             width: 12,
           }),
         ],
+        ...(props.headroom
+          ? [
+              [
+                new GraphWidget({
+                  title: 'Free IPs per Karpenter subnet',
+                  left: [search(METRIC.subnetFreeIps, 'cluster,subnet', 'Minimum', period, 'headroom')],
+                  width: 8,
+                }),
+                new GraphWidget({
+                  title: 'Free IPs per zone',
+                  left: [search(METRIC.zoneFreeIps, 'cluster,zone', 'Minimum', period, 'headroom')],
+                  width: 8,
+                }),
+                new GraphWidget({
+                  title: 'Forecast: hours until a subnet runs out',
+                  left: [search(METRIC.subnetHoursToExhaustion, 'cluster,subnet', 'Minimum', period, 'headroom')],
+                  width: 8,
+                }),
+              ],
+            ]
+          : []),
         [
           new GraphWidget({
             title: 'Analyzer',
@@ -203,4 +237,19 @@ export class Operations extends Construct {
       ],
     });
   }
+}
+
+/** All metrics of one name across the values of `dimensions`, e.g. free IPs of every subnet. */
+function search(
+  metricName: string,
+  dimensions: string,
+  statistic: string,
+  period: Duration,
+  service: string,
+): MathExpression {
+  return new MathExpression({
+    expression: `SEARCH('{${METRICS_NAMESPACE},${dimensions},service} MetricName="${metricName}" service="${service}"', '${statistic}', ${period.toSeconds()})`,
+    label: '',
+    period,
+  });
 }

@@ -26,6 +26,16 @@ type Statement = { Action: string | string[]; Effect: string; Resource: unknown;
 const actionsOf = (statements: Statement[]) =>
   statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action]));
 
+/** The statements of the policy attached to the role whose logical id starts with `rolePrefix`. */
+function statementsOf(template: Template, rolePrefix: string): Statement[] {
+  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{
+    Properties: { Roles: Array<{ Ref: string }>; PolicyDocument: { Statement: Statement[] } };
+  }>;
+  const policy = policies.find((p) => p.Properties.Roles.some((r) => r.Ref.startsWith(rolePrefix)));
+  if (!policy) throw new Error(`no policy for role ${rolePrefix}`);
+  return policy.Properties.PolicyDocument.Statement;
+}
+
 describe('KarpenterDoctorStack', () => {
   let stack: KarpenterDoctorStack;
   let template: Template;
@@ -66,10 +76,7 @@ describe('KarpenterDoctorStack', () => {
       { name: 'staging', discoveryTagKey: 'karpenter.sh/discovery', discoveryTagValue: 'staging' },
     ]);
 
-    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
-      Properties: { PolicyDocument: { Statement: Statement[] } };
-    };
-    const statements = policy.Properties.PolicyDocument.Statement;
+    const statements = statementsOf(template, 'AnalyzerRole');
     const find = (action: string) => statements.find((s) => actionsOf([s]).includes(action));
     expect(find('dynamodb:PutItem')?.Resource).toEqual(
       expect.arrayContaining([{ 'Fn::GetAtt': [expect.stringMatching(/^IncidentsTable/), 'Arn'] }]),
@@ -82,10 +89,7 @@ describe('KarpenterDoctorStack', () => {
   });
 
   it('grants the analyzer exactly the actions it uses, none of them wildcards', () => {
-    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
-      Properties: { PolicyDocument: { Statement: Statement[] } };
-    };
-    const actions = actionsOf(policy.Properties.PolicyDocument.Statement).sort();
+    const actions = actionsOf(statementsOf(template, 'AnalyzerRole')).sort();
     expect(actions).toEqual(
       [
         'autoscaling:DescribeAutoScalingGroups',
@@ -115,10 +119,7 @@ describe('KarpenterDoctorStack', () => {
   });
 
   it('scopes the EKS actions to the configured clusters', () => {
-    const policy = Object.values(template.findResources('AWS::IAM::Policy'))[0] as {
-      Properties: { PolicyDocument: { Statement: Statement[] } };
-    };
-    const clusters = policy.Properties.PolicyDocument.Statement.find((s) => s.Sid === 'DescribeClusters');
+    const clusters = statementsOf(template, 'AnalyzerRole').find((s) => s.Sid === 'DescribeClusters');
     expect(JSON.stringify(clusters?.Resource)).toMatch(/cluster\/prod".*cluster\/staging"/);
   });
 
@@ -224,6 +225,54 @@ describe('KarpenterDoctorStack', () => {
     expect(ids('AWS::KMS::Key')).toEqual(['FindingsKeyC72F54EF']);
   });
 
+  it('runs the headroom check on its schedule, one run at a time, with retries and a dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Target: {
+        Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HeadroomFunction'), 'Arn'] },
+        Input: JSON.stringify({ scheduledTime: '<aws.scheduler.scheduled-time>' }),
+        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HeadroomDeadLetterQueue'), 'Arn'] } },
+      },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^karpenter-doctor headroom'),
+      ReservedConcurrentExecutions: 1,
+      Runtime: 'nodejs24.x',
+      Environment: {
+        Variables: Match.objectLike({
+          HEADROOM_THRESHOLDS: JSON.stringify({ minFreeIps: 64, minFreePercent: 10, horizonHours: 6 }),
+          RESOLVE_AFTER_MINUTES: '60',
+        }),
+      },
+    });
+  });
+
+  it('grants the headroom check only what it reads and writes', () => {
+    expect(actionsOf(statementsOf(template, 'HeadroomRole')).sort()).toEqual(
+      [
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Scan',
+        'dynamodb:UpdateItem',
+        'ec2:DescribeSubnets',
+        'ec2:DescribeVpcs',
+        'eks:DescribeCluster',
+        'events:PutEvents',
+        'kms:Decrypt',
+        'kms:GenerateDataKey',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'sns:Publish',
+      ].sort(),
+    );
+    expect(actionsOf(statementsOf(template, 'HeadroomSchedulerRole')).sort()).toEqual([
+      'lambda:InvokeFunction',
+      'sqs:SendMessage',
+    ]);
+  });
+
   it('outputs the topic ARN, bus name, table name and function name', () => {
     for (const output of ['FindingsTopicArn', 'EventBusName', 'IncidentTableName', 'AnalyzerFunctionName']) {
       template.hasOutput(output, {});
@@ -246,6 +295,15 @@ describe('KarpenterDoctorStack at scale', () => {
     });
     const resources = Object.keys(template.toJSON().Resources as object).length;
     expect(resources).toBeLessThan(500);
+  });
+
+  it('leaves the headroom check out when it is disabled', () => {
+    const { template } = synth(
+      parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], headroom: { enabled: false } }, 'test'),
+    );
+
+    template.resourceCountIs('AWS::Scheduler::Schedule', 0);
+    template.resourceCountIs('AWS::Lambda::Function', 1);
   });
 
   it('creates a named event bus when one is configured', () => {

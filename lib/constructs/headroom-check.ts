@@ -1,0 +1,166 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
+import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { ENV } from '../../lambdas/shared/env-names';
+import type { AnalyzerCluster } from './analyzer-function';
+import { bundledFunction } from './lambda-function';
+
+export interface HeadroomCheckProps {
+  readonly table: ITable;
+  readonly topic: ITopic;
+  readonly topicKey: IKey;
+  readonly eventBus: IEventBus;
+  readonly clusters: readonly AnalyzerCluster[];
+  /** An EventBridge Scheduler expression, e.g. `rate(5 minutes)`. */
+  readonly schedule: string;
+  readonly thresholds: { readonly minFreeIps: number; readonly minFreePercent: number; readonly horizonHours: number };
+  readonly suppressMinutes: number;
+  readonly renotifyMinutes: number;
+  readonly resolveMinutes: number;
+  readonly retentionDays: number;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * The scheduled headroom check: every few minutes it reads the free IPs of the subnets Karpenter
+ * launches into, keeps their history in the incident table, warns before they run out, and resolves
+ * incidents that have gone quiet. One run at a time (reserved concurrency 1); Scheduler retries a
+ * failed run twice within an hour, then leaves it in an encrypted dead-letter queue.
+ */
+export class HeadroomCheck extends Construct {
+  public readonly function: IFunction;
+  public readonly schedule: Schedule;
+  public readonly deadLetterQueue: IQueue;
+
+  constructor(scope: Construct, id: string, props: HeadroomCheckProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { function: fn, role } = bundledFunction(this, {
+      handlerFile: 'headroom.ts',
+      description: 'karpenter-doctor headroom: free IPs of the Karpenter subnets, forecasts, resolved incidents',
+      environment: {
+        [ENV.tableName]: props.table.tableName,
+        [ENV.topicArn]: props.topic.topicArn,
+        [ENV.eventBusName]: props.eventBus.eventBusName,
+        [ENV.clusters]: JSON.stringify(props.clusters.map((c) => ({ ...c }))),
+        [ENV.suppressMinutes]: String(props.suppressMinutes),
+        [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
+        [ENV.resolveMinutes]: String(props.resolveMinutes),
+        [ENV.retentionDays]: String(props.retentionDays),
+        [ENV.headroom]: JSON.stringify(props.thresholds),
+        POWERTOOLS_SERVICE_NAME: 'headroom',
+      },
+      timeout: Duration.minutes(2),
+      reservedConcurrency: 1,
+      logRetention: props.logRetention,
+    });
+    this.function = fn;
+
+    props.table.grant(
+      role,
+      'dynamodb:GetItem',
+      'dynamodb:BatchGetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:Scan',
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'UseTopicKey',
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        resources: [props.topicKey.keyArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'PutFindingEvents',
+        actions: ['events:PutEvents'],
+        resources: [props.eventBus.eventBusArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DescribeSubnets',
+        actions: ['ec2:DescribeSubnets', 'ec2:DescribeVpcs'],
+        resources: ['*'],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'DescribeClusters',
+        actions: ['eks:DescribeCluster'],
+        resources: props.clusters.map((c) =>
+          stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
+        ),
+      }),
+    );
+    NagSuppressions.addResourceSuppressions(
+      role,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'ec2:DescribeSubnets and ec2:DescribeVpcs support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html). Read-only, listed by name.',
+          appliesTo: ['Resource::*'],
+        },
+      ],
+      true,
+    );
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: "This queue is the dead-letter queue of the headroom schedule's target; it needs none of its own.",
+      },
+    ]);
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+      }),
+      description: 'EventBridge Scheduler: invoke the karpenter-doctor headroom check',
+    });
+    this.schedule = new Schedule(this, 'Schedule', {
+      schedule: ScheduleExpression.expression(props.schedule),
+      description: 'karpenter-doctor headroom check and resolve sweep',
+      target: new LambdaInvoke(fn, {
+        input: ScheduleTargetInput.fromObject({ scheduledTime: ContextAttribute.scheduledTime }),
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(1),
+        deadLetterQueue: this.deadLetterQueue,
+        role: schedulerRole,
+      }),
+    });
+    // After the schedule: the target's grant creates the role's policy, which the suppression must reach.
+    NagSuppressions.addResourceSuppressions(
+      schedulerRole,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'The Scheduler target grant (grantInvoke) names the headroom function and its versions (<function ARN>:*); it can invoke nothing else.',
+          appliesTo: [{ regex: '/^Resource::<.*HeadroomFunction.*\\.Arn>:\\*$/' }],
+        },
+      ],
+      true,
+    );
+  }
+}

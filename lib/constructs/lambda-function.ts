@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+
+const ROOT = join(__dirname, '..', '..');
+
+export interface LambdaFunctionProps {
+  /** The handler file under lambdas/handlers, e.g. `analyzer.ts`. */
+  readonly handlerFile: string;
+  readonly description: string;
+  readonly environment: Record<string, string>;
+  readonly timeout: Duration;
+  readonly reservedConcurrency: number;
+  /** @default 512 */
+  readonly memorySize?: number;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * Creates in `scope` (as `LogGroup`, `Role` and `Function`) what every karpenter-doctor function
+ * has in common: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS SDK
+ * inside, so what runs is what the tests ran; its own log group with retention and JSON logs; and a
+ * role of its own that may only write that log group. Each function's construct adds exactly the
+ * permissions it uses.
+ */
+export function bundledFunction(
+  scope: Construct,
+  props: LambdaFunctionProps,
+): { function: NodejsFunction; role: IRole; logGroup: ILogGroup } {
+  const logGroup = new LogGroup(scope, 'LogGroup', {
+    retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  const role = new Role(scope, 'Role', {
+    assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+    description: props.description,
+  });
+  const fn = new NodejsFunction(scope, 'Function', {
+    entry: join(ROOT, 'lambdas', 'handlers', props.handlerFile),
+    handler: 'handler',
+    runtime: Runtime.NODEJS_24_X,
+    architecture: Architecture.ARM_64,
+    memorySize: props.memorySize ?? 512,
+    timeout: props.timeout,
+    role,
+    logGroup,
+    loggingFormat: LoggingFormat.JSON,
+    reservedConcurrentExecutions: props.reservedConcurrency,
+    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    description: props.description,
+    projectRoot: ROOT,
+    depsLockFilePath: join(ROOT, 'package-lock.json'),
+    bundling: {
+      format: OutputFormat.CJS,
+      target: 'node24',
+      minify: true,
+      sourceMap: true,
+      bundleAwsSDK: true,
+      forceDockerBundling: false,
+    },
+  });
+  logGroup.grantWrite(role);
+  NagSuppressions.addResourceSuppressions(
+    role,
+    [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          "Lambda creates its log streams at run time; logs:CreateLogStream and logs:PutLogEvents are scoped to the function's own log group and its streams.",
+        appliesTo: [{ regex: '/^Resource::<.*LogGroup.*\\.Arn>:\\*$/' }],
+      },
+    ],
+    true,
+  );
+  return { function: fn, role, logGroup };
+}

@@ -1,0 +1,241 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
+import { EKSClient } from '@aws-sdk/client-eks';
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-jest';
+import { IncidentStore } from '../../lambdas/adapters/incident-store';
+import type { Incident } from '../../lambdas/core/aggregate';
+import type { Finding } from '../../lambdas/core/finding';
+import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
+import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
+import type { AwsClients } from '../../lambdas/shared/aws-clients';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+const ec2 = mockClient(EC2Client);
+const sns = mockClient(SNSClient);
+const events = mockClient(EventBridgeClient);
+
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-28T00:00:00Z');
+const context = { invokedFunctionArn: 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-headroom' };
+
+let dynamo: LocalDynamo;
+let tableName: string;
+let clock: number;
+/** Free IPs the next DescribeSubnets reports for subnet-a; subnet-b stays roomy. */
+let freeA: number;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(async () => {
+  await dynamo.stop();
+});
+
+beforeEach(async () => {
+  for (const mock of [ec2, sns, events]) mock.reset();
+  tableName = await dynamo.createTable();
+  clock = T0;
+  freeA = 200;
+  ec2.on(DescribeSubnetsCommand).callsFake(() => ({
+    Subnets: [
+      {
+        SubnetId: 'subnet-a',
+        AvailabilityZone: 'eu-west-1a',
+        VpcId: 'vpc-1',
+        CidrBlock: '10.0.0.0/24',
+        AvailableIpAddressCount: freeA,
+      },
+      {
+        SubnetId: 'subnet-b',
+        AvailabilityZone: 'eu-west-1b',
+        VpcId: 'vpc-1',
+        CidrBlock: '10.0.1.0/24',
+        AvailableIpAddressCount: 180,
+      },
+    ],
+  }));
+  ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [{ VpcId: 'vpc-1', CidrBlock: '10.0.0.0/16' }] });
+  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
+  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map((_, i) => ({ EventId: `e${i}` })),
+  }));
+});
+
+function deps(): HeadroomDeps {
+  const region = 'eu-west-1';
+  const clients: AwsClients = {
+    dynamo: dynamo.doc,
+    ec2: new EC2Client({ region }),
+    eks: new EKSClient({ region }),
+    autoScaling: new AutoScalingClient({ region }),
+    serviceQuotas: new ServiceQuotasClient({ region }),
+    sns: new SNSClient({ region }),
+    events: new EventBridgeClient({ region }),
+  };
+  return {
+    settings: {
+      tableName,
+      topicArn: 'arn:aws:sns:eu-west-1:111122223333:findings',
+      eventBusName: 'default',
+      eventSource: 'io.karpenter-doctor',
+      clusters: [{ name: 'prod' }],
+      policy: DEFAULT_POLICY,
+      enrichBudgetMs: 5_000,
+      thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
+    },
+    clients,
+    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
+    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    now: () => clock,
+    sleep: async () => undefined,
+  };
+}
+
+/** Runs the schedule `times` times, five minutes apart, with `free` IPs left in subnet-a. */
+async function runs(times: number, free: number | (() => void), shared = deps()) {
+  const results = [];
+  for (let i = 0; i < times; i++) {
+    if (typeof free === 'number') freeA = free;
+    else free();
+    results.push(await checkHeadroom({ scheduledTime: new Date(clock).toISOString() }, context, shared));
+    clock += 5 * MINUTE;
+  }
+  return results;
+}
+
+const published = (): Finding[] =>
+  sns.commandCalls(PublishCommand).map((call) => JSON.parse(JSON.parse(call.args[0].input.Message!).default));
+const detailTypes = () =>
+  events.commandCalls(PutEventsCommand).flatMap((call) => (call.args[0].input.Entries ?? []).map((e) => e.DetailType));
+
+describe('headroom check', () => {
+  it('raises exactly one finding when a subnet crosses the threshold, and stays quiet while it stays low', async () => {
+    const shared = deps();
+    await runs(3, 200, shared);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+
+    await runs(6, 30, shared);
+
+    const findings = published();
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({
+      rule: 'subnet-ip-headroom-low',
+      status: 'open',
+      cluster: 'prod',
+      entities: { subnets: ['subnet-a'], zones: ['eu-west-1a'] },
+    });
+    expect(findings[0]!.context.subnets?.map((s) => s.subnetId)).toEqual(['subnet-a', 'subnet-b']);
+    expect(findings[0]!.context.zones).toHaveLength(2);
+    expect(findings[0]!.diagnosis).toContain('subnet-b (eu-west-1b): 180 free');
+  });
+
+  it('warns of a steady decline before any threshold is crossed', async () => {
+    let free = 250;
+    await runs(8, () => {
+      freeA = free;
+      free -= 12;
+    });
+
+    const [finding] = published();
+    expect(finding?.evidence[0]?.message).toMatch(/falling 144 an hour, out in about 1\.\d h \[runs-out-soon\]/);
+    expect(finding?.context.subnets?.find((s) => s.subnetId === 'subnet-a')?.hoursToExhaustion).toBeLessThan(6);
+  });
+
+  it('sends exactly one resolved notice once the subnet has recovered and stayed quiet for the window', async () => {
+    const shared = deps();
+    await runs(2, 30, shared);
+    await runs(30, 200, shared);
+
+    const resolved = published().filter((f) => f.status === 'resolved');
+    expect(resolved).toHaveLength(1);
+    expect(resolved[0]?.rule).toBe('subnet-ip-headroom-low');
+    expect(detailTypes().filter((t) => t === 'Karpenter Finding Resolved')).toHaveLength(1);
+    const email = JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email as string;
+    expect(email).toMatch(/^RESOLVED /);
+    expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toBe(
+      '[karpenter-doctor] HIGH subnet-ip-headroom-low in prod (resolved)',
+    );
+  });
+
+  it('treats a throttled DescribeSubnets as a gap, never as a recovery', async () => {
+    const shared = deps();
+    await runs(2, 30, shared);
+    ec2.on(DescribeSubnetsCommand).rejects(
+      new EC2ServiceException({
+        name: 'RequestLimitExceeded',
+        $fault: 'client',
+        $metadata: {},
+        message: 'Request limit exceeded.',
+      }),
+    );
+
+    const gaps = await runs(30, 30, shared);
+
+    expect(gaps.every((r) => r.gaps.includes('prod'))).toBe(true);
+    expect(published().filter((f) => f.status === 'resolved')).toEqual([]);
+  });
+
+  it('resolves an analyzer incident that has been quiet for the window, once', async () => {
+    const store = new IncidentStore(dynamo.doc, tableName);
+    const incident: Incident = {
+      findingId: 'f-quota',
+      cluster: 'prod',
+      rule: 'ec2-quota-exceeded',
+      occurrences: 12,
+      firstSeen: '2026-11-27T23:10:00.000Z',
+      lastSeen: '2026-11-27T23:55:00.000Z',
+      entities: { quotas: ['VcpuLimitExceeded'] },
+      evidence: [{ message: 'VcpuLimitExceeded' }],
+    };
+    await store.record([{ incident, severity: 'high' }], 'b1', T0 - 10 * MINUTE, DEFAULT_POLICY);
+    const shared = deps();
+
+    await runs(10, 200, shared);
+    await runs(10, 200, shared);
+
+    const resolved = published().filter((f) => f.status === 'resolved');
+    expect(resolved.map((f) => f.findingId)).toEqual(['f-quota']);
+    expect(resolved[0]?.occurrences).toBe(12);
+    expect((await store.get('f-quota'))?.status).toBe('resolved');
+  });
+
+  it('finishes a resolved notice whose publish failed on the next run, without resolving twice', async () => {
+    const store = new IncidentStore(dynamo.doc, tableName);
+    await store.record(
+      [
+        {
+          incident: {
+            findingId: 'f-x',
+            cluster: 'prod',
+            rule: 'oom-killed',
+            occurrences: 1,
+            entities: {},
+            evidence: [],
+          },
+          severity: 'medium',
+        },
+      ],
+      'b1',
+      T0 - 2 * DEFAULT_POLICY.resolveAfterMs,
+      DEFAULT_POLICY,
+    );
+    sns.on(PublishCommand).rejectsOnce(new Error('throttled')).resolves({ MessageId: 'm-2' });
+    const shared = deps();
+
+    await expect(checkHeadroom({}, context, shared)).rejects.toThrow('could not publish 1 notification channel');
+    clock += 5 * MINUTE;
+    await checkHeadroom({}, context, shared);
+    clock += 5 * MINUTE;
+    await checkHeadroom({}, context, shared);
+
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
+    expect(detailTypes()).toEqual(['Karpenter Finding Resolved']);
+  });
+});
