@@ -74,7 +74,7 @@ export async function checkHeadroom(
       result.gaps.push(cluster);
       stillLow.add(cluster);
       logger.warn('Headroom check gap: subnets could not be read', { cluster, error: read.error });
-      metricFor(metrics, { cluster }, METRIC.headroomCheckGaps, 1, MetricUnit.Count);
+      metricsFor(metrics, { cluster }, { [METRIC.headroomCheckGaps]: 1 });
       await headroom.saveHealth({
         cluster,
         lastCheckAt: now,
@@ -217,44 +217,39 @@ function recordSubnetMetrics(
   assessed: Array<{ facts: SubnetFacts; forecast?: Forecast }>,
 ): void {
   for (const { facts, forecast } of assessed) {
-    metricFor(
+    metricsFor(
       metrics,
       { cluster, subnet: facts.subnetId },
-      METRIC.subnetFreeIps,
-      facts.availableIps ?? 0,
-      MetricUnit.Count,
+      {
+        [METRIC.subnetFreeIps]: facts.availableIps,
+        [METRIC.subnetTotalIps]: facts.totalIps,
+        [METRIC.subnetHoursToExhaustion]: forecast?.hoursToExhaustion,
+      },
     );
-    if (forecast) {
-      metricFor(
-        metrics,
-        { cluster, subnet: facts.subnetId },
-        METRIC.subnetHoursToExhaustion,
-        forecast.hoursToExhaustion,
-        MetricUnit.Count,
-      );
-    }
   }
   for (const zone of zoneTotals(assessed.map((a) => a.facts))) {
-    metricFor(
+    metricsFor(
       metrics,
       { cluster, zone: zone.availabilityZone },
-      METRIC.zoneFreeIps,
-      zone.availableIps,
-      MetricUnit.Count,
+      {
+        [METRIC.zoneFreeIps]: zone.availableIps,
+        [METRIC.zoneTotalIps]: zone.totalIps,
+      },
     );
   }
 }
 
-function metricFor(
+/** One EMF record with these dimensions and every metric whose value is known. */
+function metricsFor(
   metrics: Metrics,
   dimensions: Record<string, string>,
-  name: string,
-  value: number,
-  unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+  values: Record<string, number | undefined>,
 ): void {
   const single = metrics.singleMetric();
   for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
-  single.addMetric(name, unit, value);
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined) single.addMetric(name, MetricUnit.Count, value);
+  }
 }
 
 /** The scheduled time of this run (the same for Scheduler's retries of it), else the current minute. */

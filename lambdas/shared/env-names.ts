@@ -38,7 +38,9 @@ export const METRIC = {
   publishFailures: 'PublishFailures',
   resolvedNotices: 'ResolvedNotices',
   subnetFreeIps: 'SubnetFreeIps',
+  subnetTotalIps: 'SubnetTotalIps',
   zoneFreeIps: 'ZoneFreeIps',
+  zoneTotalIps: 'ZoneTotalIps',
   subnetHoursToExhaustion: 'SubnetHoursToExhaustion',
   headroomCheckGaps: 'HeadroomCheckGaps',
 } as const;
