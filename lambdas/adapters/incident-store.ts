@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  DeleteCommand,
   GetCommand,
   PutCommand,
   ScanCommand,
@@ -120,6 +121,55 @@ export class IncidentStore {
       .catch((error: unknown) => {
         if (!(error instanceof ConditionalCheckFailedException)) throw error;
       });
+  }
+
+  /**
+   * Takes a once-per-window marker (e.g. one remediation per quota per day): true for the first caller
+   * in the window, false for every repeat until the window has passed.
+   */
+  async claimOnce(key: string, now: number, windowMs: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: `once#${key}`, kind: 'once', claimedAt: now, expiresAt: Math.ceil((now + windowMs) / 1000) },
+          ConditionExpression: 'attribute_not_exists(pk) OR #expires < :now',
+          ExpressionAttributeNames: { '#expires': 'expiresAt' },
+          ExpressionAttributeValues: { ':now': Math.floor(now / 1000) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** What was recorded under a once-marker: the report of the action, and whether it went out. */
+  async onceRecord(key: string): Promise<{ report?: unknown; published: boolean } | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: `once#${key}` }, ConsistentRead: true }),
+    );
+    return Item ? { report: Item.report, published: Item.published === true } : undefined;
+  }
+
+  /** Keeps the report of an action under its once-marker, so a retry publishes it instead of acting again. */
+  async saveOnceReport(key: string, report: unknown, published: boolean): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `once#${key}` },
+        UpdateExpression: 'SET #report = :report, published = :published',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#report': 'report' },
+        ExpressionAttributeValues: { ':report': report, ':published': published },
+      }),
+    );
+  }
+
+  /** Gives a once-per-window marker back, so that a retry of a failed attempt can take it again. */
+  async releaseOnce(key: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `once#${key}` } }));
   }
 
   /** Counts one batch's incidents and decides for each whether to notify (see `advanceIncident`). */

@@ -544,7 +544,7 @@ const DIAGNOSERS: Record<RuleId, Diagnoser> = {
         {
           title: 'Add a secondary CIDR to the VPC and new subnets for Karpenter',
           detail:
-            'Associate an additional IPv4 block (100.64.0.0/10 and 198.19.0.0/16 ranges are commonly used when the primary is RFC 1918), create a subnet per zone in it, and tag them for Karpenter discovery. The plan-subnet-capacity action computes non-overlapping candidates.',
+            "Associate an additional IPv4 block, create a subnet per zone in it, and tag them for Karpenter discovery. Beside an RFC 1918 primary, AWS allows 100.64.0.0/10 (shared address space) or more of the primary's own private range, not the other private ranges nor 198.19.0.0/16. The plan-subnet-capacity action computes non-overlapping candidates and the subnet layout.",
           commands: [
             `aws ec2 describe-vpcs --vpc-ids ${vpcArg} --query 'Vpcs[].CidrBlockAssociationSet[].CidrBlock'${f.region}`,
             `aws ec2 associate-vpc-cidr-block --vpc-id ${vpcArg} --cidr-block <new-cidr>${f.region}`,

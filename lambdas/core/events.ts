@@ -56,3 +56,18 @@ export function scopeOfArn(arn: string | undefined): ArnScope | undefined {
   if (!parts || parts.length < 5 || parts[0] !== 'arn' || !parts[1] || !parts[3] || !parts[4]) return undefined;
   return { partition: parts[1], region: parts[3], account: parts[4] };
 }
+
+/** The EventBridge entry of a remediation report; the remediator's rule never matches this detail-type. */
+export function remediationEventOf(
+  report: { findingId: string },
+  source: string,
+  resources: string[] = [],
+): EventEntry {
+  return {
+    findingId: report.findingId,
+    source,
+    detailType: DETAIL_TYPES.remediation,
+    detail: JSON.stringify(report),
+    resources,
+  };
+}

@@ -1,5 +1,5 @@
 import type { Incident, Evidence } from './aggregate';
-import { CATALOG, type RuleId } from './catalog';
+import { CATALOG, RULE_IDS, type RuleId } from './catalog';
 import { emptyContext, type FindingContext } from './context';
 import { diagnose, type RemediationStep } from './diagnose';
 import type { Entities, Severity } from './model';
@@ -70,5 +70,41 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     evidence: incident.evidence,
     context,
     ...advice,
+  };
+}
+
+const STATUSES: readonly string[] = ['open', 'ongoing', 'resolved'];
+
+/**
+ * A finding read back from an event (the remediator's input), checked for the fields the consumer
+ * relies on; undefined when it is not one. Extra fields are kept; missing optional ones get defaults.
+ */
+export function parseFinding(value: unknown): Finding | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const text = (key: string) => typeof v[key] === 'string' && (v[key] as string).length > 0;
+  if (!text('findingId') || !text('cluster') || !text('rule') || !text('status')) return undefined;
+  if (!(RULE_IDS as readonly string[]).includes(v.rule as string) || !STATUSES.includes(v.status as string))
+    return undefined;
+  const remediation = Array.isArray(v.remediation)
+    ? v.remediation
+        .filter(
+          (step): step is RemediationStep =>
+            typeof step === 'object' && step !== null && typeof (step as RemediationStep).title === 'string',
+        )
+        .map((step) => ({
+          ...step,
+          commands: Array.isArray(step.commands) ? step.commands.filter((c) => typeof c === 'string') : [],
+        }))
+    : [];
+  const context = typeof v.context === 'object' && v.context !== null ? (v.context as FindingContext) : emptyContext();
+  return {
+    ...(v as unknown as Finding),
+    entities: typeof v.entities === 'object' && v.entities !== null ? (v.entities as Entities) : {},
+    evidence: Array.isArray(v.evidence) ? (v.evidence as Evidence[]) : [],
+    context: { ...context, enrichmentErrors: Array.isArray(context.enrichmentErrors) ? context.enrichmentErrors : [] },
+    remediation,
+    region: typeof v.region === 'string' ? v.region : null,
+    account: typeof v.account === 'string' ? v.account : null,
   };
 }

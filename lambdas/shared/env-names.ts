@@ -13,6 +13,7 @@ export const ENV = {
   retentionDays: 'INCIDENT_RETENTION_DAYS',
   resolveMinutes: 'RESOLVE_AFTER_MINUTES',
   headroom: 'HEADROOM_THRESHOLDS',
+  remediation: 'REMEDIATION',
   enrichBudgetMs: 'ENRICH_BUDGET_MS',
 } as const;
 
@@ -43,4 +44,6 @@ export const METRIC = {
   zoneTotalIps: 'ZoneTotalIps',
   subnetHoursToExhaustion: 'SubnetHoursToExhaustion',
   headroomCheckGaps: 'HeadroomCheckGaps',
+  remediations: 'Remediations',
+  ignoredEvents: 'IgnoredEvents',
 } as const;

@@ -1,4 +1,5 @@
 import type { ClusterSettings } from '../adapters/enrich';
+import type { RemediationSettings } from '../adapters/remediator';
 import { isObject, tryJson } from '../core/decode';
 import { DEFAULT_EVENT_SOURCE } from '../core/events';
 import type { HeadroomThresholds } from '../core/forecast';
@@ -128,6 +129,56 @@ export function headroomSettings(env: NodeJS.ProcessEnv = process.env): Headroom
       minFreeIps: number('minFreeIps'),
       minFreePercent: number('minFreePercent'),
       horizonHours: number('horizonHours'),
+    },
+  };
+}
+
+export interface RemediatorSettings extends AnalyzerSettings {
+  remediation: RemediationSettings;
+}
+
+const MODES = ['off', 'dry-run', 'apply'] as const;
+
+/** The remediator's settings: the analyzer's, plus mode and caps per action (all off when unset). */
+export function remediatorSettings(env: NodeJS.ProcessEnv = process.env): RemediatorSettings {
+  const raw = env[ENV.remediation];
+  const value = raw ? tryJson(raw) : {};
+  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.remediation} is not a JSON object`);
+  const section = (key: string): Record<string, unknown> => (isObject(value[key]) ? value[key] : {});
+  const mode = (key: string): (typeof MODES)[number] => {
+    const m = section(key).mode ?? 'off';
+    if (!MODES.includes(m as (typeof MODES)[number])) {
+      throw new SettingsError(
+        `environment variable ${ENV.remediation}.${key}.mode is ${JSON.stringify(m)}; expected off, dry-run or apply`,
+      );
+    }
+    return m as (typeof MODES)[number];
+  };
+  const positive = (key: string, field: string, fallback: number): number => {
+    const v = section(key)[field];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'number' || !(v > 0)) {
+      throw new SettingsError(
+        `environment variable ${ENV.remediation}.${key}.${field} is ${JSON.stringify(v)}; expected a number > 0`,
+      );
+    }
+    return v;
+  };
+  const planMode = mode('planSubnetCapacity');
+  return {
+    ...analyzerSettings(env),
+    remediation: {
+      raiseSystemNodegroup: {
+        mode: mode('raiseSystemNodegroup'),
+        maxMinSize: positive('raiseSystemNodegroup', 'maxMinSize', 3),
+      },
+      requestQuotaIncrease: {
+        mode: mode('requestQuotaIncrease'),
+        maxValue: positive('requestQuotaIncrease', 'maxValue', 512),
+        windowHours: positive('requestQuotaIncrease', 'windowHours', 24),
+      },
+      // Subnet capacity is planned, never applied, whatever the variable says.
+      planSubnetCapacity: { mode: planMode === 'apply' ? 'dry-run' : planMode },
     },
   };
 }

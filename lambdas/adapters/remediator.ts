@@ -1,0 +1,431 @@
+import {
+  DescribeAutoScalingGroupsCommand,
+  UpdateAutoScalingGroupCommand,
+  type AutoScalingGroup,
+} from '@aws-sdk/client-auto-scaling';
+import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
+import { DescribeClusterCommand, DescribeNodegroupCommand, UpdateNodegroupConfigCommand } from '@aws-sdk/client-eks';
+import {
+  GetServiceQuotaCommand,
+  ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
+  RequestServiceQuotaIncreaseCommand,
+} from '@aws-sdk/client-service-quotas';
+import { planSubnetCapacity } from '../core/cidr-plan';
+import { errorMessage } from '../core/decode';
+import { ec2QuotaFor, shellArg, type ActionId } from '../core/diagnose';
+import type { Finding } from '../core/finding';
+import {
+  eniConfigYaml,
+  planRaise,
+  quotaTarget,
+  raiseCommands,
+  subnetPlanCommands,
+  type GroupState,
+  type RemediationMode,
+  type RemediationReport,
+} from '../core/remediation';
+import { OPT_IN_TAG, type ClusterSettings, type EnrichmentClients } from './enrich';
+import type { IncidentStore } from './incident-store';
+
+/** Mode and caps per action, from the configuration. */
+export interface RemediationSettings {
+  raiseSystemNodegroup: { mode: RemediationMode; maxMinSize: number };
+  requestQuotaIncrease: { mode: RemediationMode; maxValue: number; windowHours: number };
+  planSubnetCapacity: { mode: Exclude<RemediationMode, 'apply'> };
+}
+
+/** The Cluster Autoscaler's auto-discovery tag: its presence means desired capacity is the autoscaler's. */
+const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';
+/** A finding is acted on at most once in this window (repeats, re-notifications). */
+const ACTION_WINDOW_MS = 6 * 60 * 60_000;
+const OPEN_REQUEST_STATUSES = new Set(['PENDING', 'CASE_OPENED']);
+
+/** An action that could not finish; the handler gives its once-marker back and fails, so EventBridge retries. */
+export class RemediationError extends Error {
+  override readonly name = 'RemediationError';
+}
+
+/**
+ * Carries out the remediation actions a finding names, each in its configured mode: `off` does
+ * nothing, `dry-run` reads the live state and reports the exact change, `apply` makes it, behind the
+ * guards (caps, the group's maximum, the opt-in tag, the Cluster Autoscaler, one action per finding
+ * or quota per window). Subnet capacity is only ever planned.
+ */
+export class Remediator {
+  constructor(
+    private readonly clients: EnrichmentClients,
+    private readonly store: IncidentStore,
+    private readonly settings: RemediationSettings,
+    private readonly clusterSettings: (cluster: string) => ClusterSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * One entry per action that is on. A fresh action is carried out and its report kept under its
+   * once-marker; a repeat within the window does nothing, except hand back a report that was kept but
+   * never published (the retry of a failed publish), so each report goes out once and each change is
+   * made once.
+   */
+  async run(finding: Finding): Promise<Array<{ key: string; report: RemediationReport; repeat: boolean }>> {
+    const actions = [
+      ...new Set(finding.remediation.map((step) => step.action).filter((a): a is ActionId => Boolean(a))),
+    ];
+    const results: Array<{ key: string; report: RemediationReport; repeat: boolean }> = [];
+    for (const action of actions) {
+      const mode = this.modeOf(action);
+      if (mode === 'off') continue;
+      const { key, windowMs } = this.onceKey(action, finding);
+      if (!(await this.store.claimOnce(key, this.now(), windowMs))) {
+        const prior = await this.store.onceRecord(key);
+        if (prior?.report && !prior.published)
+          results.push({ key, report: prior.report as RemediationReport, repeat: true });
+        continue;
+      }
+      let outcome: RemediationReport;
+      try {
+        outcome = await this.act(action, mode, finding);
+      } catch (error) {
+        // Nothing was changed (or the change itself failed): give the marker back for EventBridge's retry.
+        await this.store.releaseOnce(key);
+        throw new RemediationError(`${action} for ${finding.findingId}: ${errorMessage(error)}`);
+      }
+      await this.store.saveOnceReport(key, outcome, false);
+      results.push({ key, report: outcome, repeat: false });
+    }
+    return results;
+  }
+
+  modeOf(action: ActionId): RemediationMode {
+    if (action === 'raise-system-nodegroup') return this.settings.raiseSystemNodegroup.mode;
+    if (action === 'request-quota-increase') return this.settings.requestQuotaIncrease.mode;
+    return this.settings.planSubnetCapacity.mode;
+  }
+
+  private onceKey(action: ActionId, finding: Finding): { key: string; windowMs: number } {
+    if (action === 'request-quota-increase') {
+      return {
+        key: `${action}#${finding.region ?? ''}#${this.quotaCodeOf(finding)}`,
+        windowMs: this.settings.requestQuotaIncrease.windowHours * 3_600_000,
+      };
+    }
+    return { key: `${action}#${finding.findingId}`, windowMs: ACTION_WINDOW_MS };
+  }
+
+  private act(action: ActionId, mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
+    if (action === 'raise-system-nodegroup') return this.raiseSystemNodegroup(mode, finding);
+    if (action === 'request-quota-increase') return this.requestQuotaIncrease(mode, finding);
+    return this.planSubnets(finding);
+  }
+
+  private async raiseSystemNodegroup(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
+    const action = 'raise-system-nodegroup';
+    const groups = finding.context.nodegroups ?? [];
+    const chosen = groups.find((g) => g.remediationOptIn) ?? groups[0];
+    if (!chosen) {
+      return report(
+        finding,
+        action,
+        mode,
+        'skipped',
+        'the finding names no node group: the analyzer could not read the node groups of the cluster',
+      );
+    }
+    const group =
+      chosen.kind === 'managed'
+        ? await this.managedGroup(finding.cluster, chosen.name)
+        : await this.selfManagedGroup(chosen.name);
+    const plan = planRaise(group, this.settings.raiseSystemNodegroup.maxMinSize);
+    const target = `${group.kind === 'managed' ? 'node group' : 'Auto Scaling group'} ${group.name}`;
+    const before = { minSize: group.minSize, desiredSize: group.desiredSize, maxSize: group.maxSize };
+    if (plan.minSize === undefined)
+      return { ...report(finding, action, mode, 'skipped', `nothing to raise: ${plan.reason}`), target, before };
+
+    const after = { minSize: plan.minSize, desiredSize: plan.desiredSize ?? group.desiredSize, maxSize: group.maxSize };
+    const commands = raiseCommands(group, plan, finding.region);
+    const autoscaler = group.clusterAutoscaler ? ' Desired capacity is left to the Cluster Autoscaler.' : '';
+    if (mode === 'dry-run') {
+      return {
+        ...report(
+          finding,
+          action,
+          mode,
+          'planned',
+          `would raise the minimum of ${target} from ${group.minSize} to ${plan.minSize}.${autoscaler}`,
+        ),
+        target,
+        before,
+        after,
+        commands,
+      };
+    }
+    if (!group.optIn) {
+      return {
+        ...report(
+          finding,
+          action,
+          mode,
+          'skipped',
+          `${target} does not carry the opt-in tag ${OPT_IN_TAG}=true; the change was not made.`,
+        ),
+        target,
+        before,
+        after,
+        commands,
+      };
+    }
+    if (group.kind === 'managed') {
+      const response = await this.clients.eks.send(
+        new UpdateNodegroupConfigCommand({
+          clusterName: finding.cluster,
+          nodegroupName: group.name,
+          scalingConfig: { minSize: plan.minSize, maxSize: group.maxSize, desiredSize: plan.desiredSize },
+          clientRequestToken: `${finding.findingId}-min${plan.minSize}`,
+        }),
+      );
+      return {
+        ...report(
+          finding,
+          action,
+          mode,
+          'applied',
+          `raised the minimum of ${target} from ${group.minSize} to ${plan.minSize} (EKS update ${response.update?.id ?? 'submitted'}).${autoscaler}`,
+        ),
+        target,
+        before,
+        after,
+        commands,
+      };
+    }
+    await this.clients.autoScaling.send(
+      new UpdateAutoScalingGroupCommand({
+        AutoScalingGroupName: group.name,
+        MinSize: plan.minSize,
+        DesiredCapacity: plan.desiredSize,
+      }),
+    );
+    return {
+      ...report(
+        finding,
+        action,
+        mode,
+        'applied',
+        `raised the minimum of ${target} from ${group.minSize} to ${plan.minSize}.${autoscaler}`,
+      ),
+      target,
+      before,
+      after,
+      commands,
+    };
+  }
+
+  private async managedGroup(cluster: string, name: string): Promise<GroupState> {
+    const { nodegroup } = await this.clients.eks.send(
+      new DescribeNodegroupCommand({ clusterName: cluster, nodegroupName: name }),
+    );
+    const asgNames = (nodegroup?.resources?.autoScalingGroups ?? [])
+      .map((a) => a.name)
+      .filter((n): n is string => Boolean(n));
+    const asgs = asgNames.length ? await this.autoScalingGroups(asgNames) : [];
+    return {
+      kind: 'managed',
+      name,
+      cluster,
+      minSize: nodegroup?.scalingConfig?.minSize ?? 0,
+      desiredSize: nodegroup?.scalingConfig?.desiredSize ?? 0,
+      maxSize: nodegroup?.scalingConfig?.maxSize ?? 0,
+      optIn: nodegroup?.tags?.[OPT_IN_TAG] === 'true',
+      clusterAutoscaler:
+        nodegroup?.tags?.[CLUSTER_AUTOSCALER_TAG] !== undefined || asgs.some((a) => hasTag(a, CLUSTER_AUTOSCALER_TAG)),
+    };
+  }
+
+  private async selfManagedGroup(name: string): Promise<GroupState> {
+    const [group] = await this.autoScalingGroups([name]);
+    if (!group) throw new Error(`Auto Scaling group ${name} was not found`);
+    return {
+      kind: 'self-managed',
+      name,
+      minSize: group.MinSize ?? 0,
+      desiredSize: group.DesiredCapacity ?? 0,
+      maxSize: group.MaxSize ?? 0,
+      optIn: (group.Tags ?? []).some((t) => t.Key === OPT_IN_TAG && t.Value === 'true'),
+      clusterAutoscaler: hasTag(group, CLUSTER_AUTOSCALER_TAG),
+    };
+  }
+
+  private async autoScalingGroups(names: string[]): Promise<AutoScalingGroup[]> {
+    const response = await this.clients.autoScaling.send(
+      new DescribeAutoScalingGroupsCommand({ AutoScalingGroupNames: names }),
+    );
+    return response.AutoScalingGroups ?? [];
+  }
+
+  private quotaCodeOf(finding: Finding): string {
+    return (
+      finding.context.quotas?.[0]?.quotaCode ??
+      ec2QuotaFor(finding.entities.quotas?.[0], finding.entities.instanceTypes?.[0]).code
+    );
+  }
+
+  private async requestQuotaIncrease(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
+    const action = 'request-quota-increase';
+    const code = this.quotaCodeOf(finding);
+    const { Quota } = await this.clients.serviceQuotas.send(
+      new GetServiceQuotaCommand({ ServiceCode: 'ec2', QuotaCode: code }),
+    );
+    const current = Quota?.Value;
+    const target = `EC2 quota ${code}${Quota?.QuotaName ? ` (${Quota.QuotaName})` : ''}`;
+    if (current === undefined)
+      return report(finding, action, mode, 'skipped', `the current value of ${target} could not be read`);
+    const cap = this.settings.requestQuotaIncrease.maxValue;
+    const desired = quotaTarget(current, cap);
+    const before = { value: current };
+    if (desired === undefined) {
+      return {
+        ...report(finding, action, mode, 'skipped', `${target} is ${current}, already at the configured cap of ${cap}`),
+        target,
+        before,
+      };
+    }
+    const history = await this.clients.serviceQuotas.send(
+      new ListRequestedServiceQuotaChangeHistoryByQuotaCommand({ ServiceCode: 'ec2', QuotaCode: code }),
+    );
+    const open = (history.RequestedQuotas ?? []).find((r) => r.Status && OPEN_REQUEST_STATUSES.has(r.Status));
+    if (open) {
+      return {
+        ...report(
+          finding,
+          action,
+          mode,
+          'skipped',
+          `a request for ${target} is already ${open.Status} (${open.Id ?? 'no id'}, desired ${open.DesiredValue ?? '?'})`,
+        ),
+        target,
+        before,
+      };
+    }
+    const regionArg = finding.region ? ` --region ${shellArg(finding.region)}` : '';
+    const commands = [
+      `aws service-quotas request-service-quota-increase --service-code ec2 --quota-code ${code} --desired-value ${desired}${regionArg}`,
+    ];
+    const after = { value: desired };
+    if (mode === 'dry-run') {
+      return {
+        ...report(finding, action, mode, 'planned', `would ask to raise ${target} from ${current} to ${desired}`),
+        target,
+        before,
+        after,
+        commands,
+      };
+    }
+    const response = await this.clients.serviceQuotas.send(
+      new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'ec2', QuotaCode: code, DesiredValue: desired }),
+    );
+    return {
+      ...report(
+        finding,
+        action,
+        mode,
+        'applied',
+        `asked to raise ${target} from ${current} to ${desired} (request ${response.RequestedQuota?.Id ?? 'submitted'}, ${response.RequestedQuota?.Status ?? 'PENDING'})`,
+      ),
+      target,
+      before,
+      after,
+      commands,
+    };
+  }
+
+  /** Plan only, whatever the mode: no role of the stack may associate a VPC CIDR. */
+  private async planSubnets(finding: Finding): Promise<RemediationReport> {
+    const action = 'plan-subnet-capacity';
+    const settings = this.clusterSettings(finding.cluster);
+    const { Subnets } = await this.clients.ec2.send(
+      new DescribeSubnetsCommand({
+        Filters: [{ Name: `tag:${settings.discoveryTagKey}`, Values: [settings.discoveryTagValue] }],
+      }),
+    );
+    const known = [
+      ...(Subnets ?? []).map((s) => ({ zone: s.AvailabilityZone, vpc: s.VpcId })),
+      ...(finding.context.subnets ?? []).map((s) => ({ zone: s.availabilityZone, vpc: s.vpcId })),
+    ];
+    const vpcId = known.find((k) => k.vpc)?.vpc;
+    if (!vpcId)
+      return report(finding, action, 'dry-run', 'skipped', 'the VPC of the Karpenter subnets could not be found');
+    const zones = [
+      ...new Set(
+        known
+          .filter((k) => k.vpc === vpcId)
+          .map((k) => k.zone)
+          .filter((z): z is string => Boolean(z)),
+      ),
+    ];
+    const { Vpcs } = await this.clients.ec2.send(new DescribeVpcsCommand({ VpcIds: [vpcId] }));
+    const vpc = Vpcs?.[0];
+    const associated = (vpc?.CidrBlockAssociationSet ?? [])
+      .filter((a) => a.CidrBlockState?.State === 'associated' || a.CidrBlockState?.State === 'associating')
+      .map((a) => a.CidrBlock)
+      .filter((c): c is string => Boolean(c));
+    const primary = vpc?.CidrBlock;
+    const vpcCidrs = primary ? [primary, ...associated.filter((c) => c !== primary)] : associated;
+    const plan = planSubnetCapacity({ vpcId, vpcCidrs, zones });
+    if (plan.candidates.length === 0) {
+      return {
+        ...report(finding, action, 'dry-run', 'skipped', `no secondary CIDR can be planned: ${plan.blocked}`),
+        target: `VPC ${vpcId}`,
+        plan,
+      };
+    }
+    const clusterSg = await this.clusterSecurityGroup(finding.cluster);
+    const eniConfigs = eniConfigYaml(
+      plan.subnets.map((s) => ({ availabilityZone: s.availabilityZone, subnetId: `<subnet-id-of-${s.cidr}>` })),
+      [clusterSg ?? '<cluster-security-group-id>'],
+    );
+    return {
+      ...report(
+        finding,
+        action,
+        'dry-run',
+        'planned',
+        `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} subnet(s) of ${plan.subnets[0]?.usableIps ?? 0} usable IPs each (one per zone); never applied automatically`,
+      ),
+      target: `VPC ${vpcId}`,
+      commands: subnetPlanCommands(plan, finding.cluster, settings.discoveryTagKey, finding.region),
+      plan: { ...plan, eniConfigs },
+    };
+  }
+
+  private async clusterSecurityGroup(cluster: string): Promise<string | undefined> {
+    try {
+      const { cluster: described } = await this.clients.eks.send(new DescribeClusterCommand({ name: cluster }));
+      return described?.resourcesVpcConfig?.clusterSecurityGroupId;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function hasTag(group: AutoScalingGroup, key: string): boolean {
+  return (group.Tags ?? []).some((t) => t.Key === key);
+}
+
+function report(
+  finding: Finding,
+  action: ActionId,
+  mode: RemediationMode,
+  outcome: RemediationReport['outcome'],
+  summary: string,
+): RemediationReport {
+  return {
+    schemaVersion: '1',
+    findingId: finding.findingId,
+    cluster: finding.cluster,
+    rule: finding.rule,
+    severity: finding.severity,
+    action,
+    mode,
+    outcome,
+    summary,
+    commands: [],
+  };
+}

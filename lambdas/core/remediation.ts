@@ -1,0 +1,197 @@
+import type { CidrPlan } from './cidr-plan';
+import type { ActionId } from './diagnose';
+import { shellArg } from './diagnose';
+import type { Finding } from './finding';
+import { MAX_SUBJECT_CHARS } from './render-notification';
+import { asciiOnly, codeSafe, escapeMarkdown, truncate } from './sanitize';
+
+/**
+ * Guarded remediation (DESIGN §6), the decisions only: what each action would change, within which
+ * caps, and what it tells. The remediator adapter reads the live state, asks these functions, and
+ * applies only what they return in apply mode.
+ */
+
+export type RemediationMode = 'off' | 'dry-run' | 'apply';
+
+/** What one action did with one finding. */
+export type RemediationOutcome = 'applied' | 'planned' | 'skipped' | 'failed';
+
+/** The `Karpenter Remediation` event detail and the SNS notice, one per action per finding. */
+export interface RemediationReport {
+  schemaVersion: '1';
+  findingId: string;
+  cluster: string;
+  rule: Finding['rule'];
+  severity: Finding['severity'];
+  action: ActionId;
+  mode: RemediationMode;
+  outcome: RemediationOutcome;
+  /** What was (or would be) changed, e.g. `nodegroup system`. */
+  target?: string;
+  /** One sentence: what happened and why. */
+  summary: string;
+  before?: Record<string, number | string | boolean | undefined>;
+  after?: Record<string, number | string | boolean | undefined>;
+  /** The exact commands of the change (to run by hand in dry-run, or what was done in apply). */
+  commands: string[];
+  plan?: CidrPlan & { eniConfigs?: string };
+}
+
+/** Live scaling state of the group that runs the Karpenter controller. */
+export interface GroupState {
+  kind: 'managed' | 'self-managed';
+  name: string;
+  /** For managed groups: the cluster. */
+  cluster?: string;
+  minSize: number;
+  desiredSize: number;
+  maxSize: number;
+  optIn: boolean;
+  /** The Cluster Autoscaler manages the group (its auto-discovery tag is set): desired is left to it. */
+  clusterAutoscaler: boolean;
+}
+
+export interface RaisePlan {
+  /** Undefined when nothing can be raised (the reason says why). */
+  minSize?: number;
+  /** Undefined when desired is left alone (the Cluster Autoscaler, or already high enough). */
+  desiredSize?: number;
+  reason?: string;
+}
+
+/** Two replicas of the controller need room on two nodes (the chart's default since v0.16). */
+const CONTROLLER_REPLICAS = 2;
+
+/**
+ * The new minimum: one more node, and at least two, but never above the configured cap nor the
+ * group's maximum, and never lower than today. Desired follows the minimum up, unless the Cluster
+ * Autoscaler owns it.
+ */
+export function planRaise(group: GroupState, cap: number): RaisePlan {
+  const ceiling = Math.min(cap, group.maxSize);
+  const wanted = Math.max(group.minSize + 1, CONTROLLER_REPLICAS);
+  const minSize = Math.min(wanted, ceiling);
+  if (minSize <= group.minSize) {
+    return {
+      reason:
+        group.minSize >= group.maxSize
+          ? `the group's minimum (${group.minSize}) is already its maximum (${group.maxSize})`
+          : `the group's minimum (${group.minSize}) is already at the configured cap (${cap})`,
+    };
+  }
+  if (group.clusterAutoscaler) return { minSize };
+  return { minSize, desiredSize: group.desiredSize < minSize ? minSize : undefined };
+}
+
+/** The commands that make the raise, filled in. */
+export function raiseCommands(group: GroupState, plan: RaisePlan, region: string | null): string[] {
+  if (plan.minSize === undefined) return [];
+  const regionArg = region ? ` --region ${shellArg(region)}` : '';
+  if (group.kind === 'managed') {
+    const desired = plan.desiredSize !== undefined ? `,desiredSize=${plan.desiredSize}` : '';
+    return [
+      `aws eks update-nodegroup-config --cluster-name ${shellArg(group.cluster ?? '<cluster>')} --nodegroup-name ${shellArg(group.name)} --scaling-config minSize=${plan.minSize},maxSize=${group.maxSize}${desired}${regionArg}`,
+    ];
+  }
+  const desired = plan.desiredSize !== undefined ? ` --desired-capacity ${plan.desiredSize}` : '';
+  return [
+    `aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${shellArg(group.name)} --min-size ${plan.minSize}${desired}${regionArg}`,
+  ];
+}
+
+/** The value to ask for: double today's, at most the cap; undefined when today's is already there. */
+export function quotaTarget(current: number, cap: number): number | undefined {
+  const target = Math.min(cap, Math.max(Math.ceil(current * 2), current + 1));
+  return target > current ? target : undefined;
+}
+
+/** ENIConfig objects (VPC CNI custom networking), one per zone, named after the zone. */
+export function eniConfigYaml(
+  subnets: Array<{ availabilityZone: string; subnetId: string }>,
+  securityGroups: string[],
+): string {
+  return subnets
+    .map((s) =>
+      [
+        'apiVersion: crd.k8s.amazonaws.com/v1alpha1',
+        'kind: ENIConfig',
+        'metadata:',
+        `  name: ${s.availabilityZone}`,
+        'spec:',
+        `  subnet: ${s.subnetId}`,
+        ...(securityGroups.length ? ['  securityGroups:', ...securityGroups.map((g) => `    - ${g}`)] : []),
+      ].join('\n'),
+    )
+    .join('\n---\n');
+}
+
+/** The commands of a subnet capacity plan: associate, create one subnet per zone, tag, custom networking. */
+export function subnetPlanCommands(
+  plan: CidrPlan,
+  cluster: string,
+  discoveryTagKey: string,
+  region: string | null,
+): string[] {
+  const candidate = plan.candidates[0];
+  if (!candidate) return [];
+  const regionArg = region ? ` --region ${shellArg(region)}` : '';
+  const vpc = shellArg(plan.vpcId);
+  return [
+    `aws ec2 associate-vpc-cidr-block --vpc-id ${vpc} --cidr-block ${candidate}${regionArg}`,
+    ...plan.subnets.map(
+      (s) =>
+        `aws ec2 create-subnet --vpc-id ${vpc} --availability-zone ${shellArg(s.availabilityZone)} --cidr-block ${s.cidr} --tag-specifications 'ResourceType=subnet,Tags=[{Key=${discoveryTagKey},Value=${cluster}}]'${regionArg}`,
+    ),
+    'kubectl set env daemonset aws-node -n kube-system AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone',
+    'kubectl apply -f eniconfigs.yaml   # the ENIConfig objects below, with the new subnet ids',
+  ];
+}
+
+/** The SNS publish of a remediation report: Subject from ids and enums, email text, chat JSON, report JSON. */
+export function remediationNotificationOf(report: RemediationReport): {
+  subject: string;
+  message: string;
+  attributes: Record<'rule' | 'severity' | 'cluster' | 'status', string>;
+} {
+  const subject = asciiOnly(
+    `[karpenter-doctor] REMEDIATION ${report.action} ${report.outcome} (${report.mode}) in ${report.cluster}`,
+    MAX_SUBJECT_CHARS,
+  );
+  const lines = [
+    `${report.outcome.toUpperCase()} ${report.action} (${report.mode})  [${report.rule}]`,
+    `  cluster    ${report.cluster}${report.target ? ` · ${report.target}` : ''}`,
+    `  what       ${report.summary}`,
+    ...(report.before ? [`  before     ${pairs(report.before)}`] : []),
+    ...(report.after ? [`  after      ${pairs(report.after)}`] : []),
+    ...report.commands.map((command, index) => `${index === 0 ? '  commands   ' : '             '}$ ${command}`),
+    ...(report.plan?.eniConfigs
+      ? ['', 'ENIConfig objects (kubectl apply -f eniconfigs.yaml):', report.plan.eniConfigs]
+      : []),
+    '',
+    `Finding ${report.findingId}. Sent by karpenter-doctor's remediator.`,
+  ];
+  const chat = {
+    version: '1.0',
+    source: 'custom',
+    id: `${report.findingId}-${report.action}`,
+    content: {
+      textType: 'client-markdown',
+      title: `${report.outcome.toUpperCase()}: ${report.action} (${report.mode}) in ${report.cluster}`,
+      description: escapeMarkdown(truncate(report.summary, 600)),
+      nextSteps: report.commands.slice(0, 3).map((c) => `\`${codeSafe(c, 400)}\``),
+      keywords: [report.action, report.outcome, report.mode, report.cluster],
+    },
+    metadata: { threadId: report.findingId, summary: subject, eventType: report.action },
+  };
+  return {
+    subject,
+    message: JSON.stringify({ default: JSON.stringify(report), email: lines.join('\n'), https: JSON.stringify(chat) }),
+    attributes: { rule: report.rule, severity: report.severity, cluster: report.cluster, status: 'remediation' },
+  };
+}
+
+const pairs = (values: Record<string, unknown>): string =>
+  Object.entries(values)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k} ${String(v)}`)
+    .join(', ');

@@ -1,0 +1,126 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { IncidentStore } from '../adapters/incident-store';
+import { Publisher } from '../adapters/publish';
+import { Remediator } from '../adapters/remediator';
+import { errorMessage, isObject } from '../core/decode';
+import { DETAIL_TYPES, remediationEventOf } from '../core/events';
+import { parseFinding } from '../core/finding';
+import { remediationNotificationOf, type RemediationReport } from '../core/remediation';
+import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
+import { METRIC } from '../shared/env-names';
+import { PublishError, type InvocationContext } from '../shared/invocation';
+import { observability } from '../shared/observability';
+import { clusterSettingsOf, remediatorSettings, type RemediatorSettings } from '../shared/settings';
+
+export interface RemediatorDeps {
+  settings: RemediatorSettings;
+  clients: AwsClients;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RemediatorResult {
+  outcome: 'ignored' | 'done';
+  reason?: string;
+  reports: RemediationReport[];
+}
+
+/**
+ * An EventBridge `Karpenter Finding` event in; for each remediation action the finding names and
+ * the configuration turns on, a plan or a guarded change out, each told once as a `Karpenter
+ * Remediation` event and an SNS notice. Anything else — its own remediation events, other sources,
+ * resolved findings, malformed details — is ignored and counted.
+ */
+export async function remediate(
+  event: unknown,
+  _context: InvocationContext,
+  deps: RemediatorDeps,
+): Promise<RemediatorResult> {
+  const { settings, logger, metrics } = deps;
+  const ignore = (reason: string): RemediatorResult => {
+    logger.info('Event ignored', { reason });
+    metrics.addMetric(METRIC.ignoredEvents, MetricUnit.Count, 1);
+    return { outcome: 'ignored', reason, reports: [] };
+  };
+  if (!isObject(event)) return ignore('not an EventBridge event');
+  if (event.source !== settings.eventSource)
+    return ignore(`source ${JSON.stringify(event.source)} is not ${settings.eventSource}`);
+  if (event['detail-type'] !== DETAIL_TYPES.finding) {
+    return ignore(`detail-type ${JSON.stringify(event['detail-type'])} is not ${DETAIL_TYPES.finding}`);
+  }
+  const finding = parseFinding(event.detail);
+  if (!finding) return ignore('the detail is not a finding');
+  if (finding.status === 'resolved') return ignore('the finding is resolved');
+  logger.appendKeys({ findingId: finding.findingId, cluster: finding.cluster, rule: finding.rule });
+
+  const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
+  const remediator = new Remediator(
+    deps.clients,
+    store,
+    settings.remediation,
+    (cluster) => clusterSettingsOf(settings.clusters, cluster),
+    deps.now,
+  );
+  const results = await remediator.run(finding);
+  const publisher = new Publisher(deps.clients.sns, deps.clients.events, {
+    topicArn: settings.topicArn,
+    eventBusName: settings.eventBusName,
+    sleep: deps.sleep,
+  });
+
+  const failures: string[] = [];
+  for (const { key, report } of results) {
+    try {
+      await publisher.publishNotification(remediationNotificationOf(report));
+      const put = await publisher.putEvents([
+        remediationEventOf(
+          report,
+          settings.eventSource,
+          Array.isArray(event.resources) ? event.resources.filter((r): r is string => typeof r === 'string') : [],
+        ),
+      ]);
+      if (put.failed.length > 0) throw new Error(`PutEvents: ${put.failed[0]!.error}`);
+      await store.saveOnceReport(key, report, true);
+    } catch (error) {
+      failures.push(`${report.action}: ${errorMessage(error)}`);
+      continue;
+    }
+    const single = metrics.singleMetric();
+    single.addDimension('action', report.action);
+    single.addDimension('outcome', report.outcome);
+    single.addMetric(METRIC.remediations, MetricUnit.Count, 1);
+    logger.info('Remediation reported', {
+      action: report.action,
+      mode: report.mode,
+      outcome: report.outcome,
+      summary: report.summary,
+    });
+  }
+  if (failures.length > 0) {
+    metrics.addMetric(METRIC.publishFailures, MetricUnit.Count, failures.length);
+    throw new PublishError(
+      `could not publish ${failures.length} remediation report(s); the retry publishes them: ${failures.join('; ')}`,
+    );
+  }
+  return { outcome: 'done', reports: results.map((r) => r.report) };
+}
+
+let warm: Omit<RemediatorDeps, 'settings'> | undefined;
+
+/** The Lambda entry point, the target of the EventBridge rule on `Karpenter Finding` events. */
+export async function handler(event: unknown, context: InvocationContext): Promise<RemediatorResult> {
+  if (!warm) {
+    const { logger, metrics } = observability('remediator');
+    warm = { clients: lazyAwsClients(), logger, metrics, now: Date.now };
+  }
+  warm.logger.resetKeys();
+  const deps: RemediatorDeps = { ...warm, settings: remediatorSettings() };
+  try {
+    return await remediate(event, context, deps);
+  } finally {
+    deps.metrics.publishStoredMetrics();
+  }
+}
