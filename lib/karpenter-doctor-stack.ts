@@ -9,6 +9,8 @@ import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
 import { LogSubscriptions } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
+import { Remediation } from './constructs/remediation';
+import { EVENT_SOURCE } from '../lambdas/shared/env-names';
 
 export interface KarpenterDoctorStackProps extends StackProps {
   /** The validated configuration (see lib/config.ts). */
@@ -29,6 +31,8 @@ export class KarpenterDoctorStack extends Stack {
   public readonly operations: Operations;
   /** Undefined when `headroom.enabled` is false. */
   public readonly headroom?: HeadroomCheck;
+  /** Undefined while every remediation action is off. */
+  public readonly remediation?: Remediation;
 
   constructor(scope: Construct, id: string, props: KarpenterDoctorStackProps) {
     super(scope, id, props);
@@ -87,9 +91,24 @@ export class KarpenterDoctorStack extends Stack {
       });
     }
 
+    const { remediation } = config;
+    if (Object.values(remediation).some((action) => action.mode !== 'off')) {
+      this.remediation = new Remediation(this, 'Remediation', {
+        table: this.incidents.table,
+        topic: this.findings.topic,
+        topicKey: this.findings.key,
+        eventBus: this.eventBus,
+        eventSource: EVENT_SOURCE,
+        clusters,
+        actions: remediation,
+        logRetention: config.logRetentionDays as RetentionDays,
+      });
+    }
+
     this.operations = new Operations(this, 'Operations', {
       analyzer: this.analyzer.function,
       headroom: this.headroom?.function,
+      remediator: this.remediation?.function,
       failureQueue: this.analyzer.failureQueue,
       topic: this.findings.topic,
       clusters: config.clusters,

@@ -27,6 +27,9 @@ export const FILTER_NAME_PREFIX = 'karpenter-doctor.';
 
 export const METRICS_NAMESPACE = 'KarpenterDoctor';
 
+/** The `source` of every event karpenter-doctor puts; the remediation rule matches on it. */
+export const EVENT_SOURCE = 'io.karpenter-doctor';
+
 /** EMF metric names of the analyzer; the dashboard and alarms refer to them. */
 export const METRIC = {
   recordsProcessed: 'RecordsProcessed',

@@ -10,7 +10,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV } from '../../lambdas/shared/env-names';
+import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
 import { bundledFunction } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
@@ -79,6 +79,7 @@ export class AnalyzerFunction extends Construct {
       [ENV.tableName]: props.table.tableName,
       [ENV.topicArn]: props.topic.topicArn,
       [ENV.eventBusName]: props.eventBus.eventBusName,
+      [ENV.eventSource]: EVENT_SOURCE,
       [ENV.clusters]: JSON.stringify(props.clusters.map(compactCluster)),
       [ENV.suppressMinutes]: String(props.suppressMinutes),
       [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),

@@ -11,7 +11,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV } from '../../lambdas/shared/env-names';
+import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction } from './lambda-function';
 
@@ -53,6 +53,7 @@ export class HeadroomCheck extends Construct {
         [ENV.tableName]: props.table.tableName,
         [ENV.topicArn]: props.topic.topicArn,
         [ENV.eventBusName]: props.eventBus.eventBusName,
+        [ENV.eventSource]: EVENT_SOURCE,
         [ENV.clusters]: JSON.stringify(props.clusters.map((c) => ({ ...c }))),
         [ENV.suppressMinutes]: String(props.suppressMinutes),
         [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),

@@ -25,6 +25,11 @@ export interface OperationsProps {
    * @default - no headroom alarm or graphs
    */
   readonly headroom?: IFunction;
+  /**
+   * The remediator, for its alarm.
+   * @default - no remediator alarm
+   */
+  readonly remediator?: IFunction;
   readonly failureQueue: IQueue;
   readonly topic: ITopic;
   readonly clusters: readonly SubscribedCluster[];
@@ -125,6 +130,14 @@ export class Operations extends Construct {
         'HeadroomErrors',
         props.headroom.metricErrors({ period, statistic: 'Sum' }),
         'The headroom check failed; subnet headroom is not watched and quiet incidents are not resolved.',
+      );
+    }
+
+    if (props.remediator) {
+      alarm(
+        'RemediatorErrors',
+        props.remediator.metricErrors({ period, statistic: 'Sum' }),
+        'The remediator failed; EventBridge retries it, then leaves the event in its dead-letter queue.',
       );
     }
 

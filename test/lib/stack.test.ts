@@ -135,7 +135,11 @@ describe('KarpenterDoctorStack', () => {
       LogGroupName: '/eks/staging/karpenter',
       FilterName: 'karpenter-doctor.staging',
     });
-    template.resourceCountIs('AWS::Lambda::Permission', 1);
+    expect(
+      Object.keys(
+        template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'logs.amazonaws.com' } }),
+      ),
+    ).toHaveLength(1);
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Principal: 'logs.amazonaws.com',
       SourceAccount: { Ref: 'AWS::AccountId' },
@@ -273,6 +277,37 @@ describe('KarpenterDoctorStack', () => {
     ]);
   });
 
+  it('triggers the remediator on findings that name a turned-on action, never on its own events', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: {
+        source: ['io.karpenter-doctor'],
+        'detail-type': ['Karpenter Finding'],
+        detail: {
+          status: ['open', 'ongoing'],
+          remediation: { action: ['raise-system-nodegroup', 'plan-subnet-capacity'] },
+        },
+      },
+      Targets: [
+        Match.objectLike({
+          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 7200 },
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RemediationDeadLetterQueue'), 'Arn'] } },
+        }),
+      ],
+    });
+  });
+
+  it('gives the remediator in dry-run read-only access, and no change at all', () => {
+    const actions = actionsOf(statementsOf(template, 'RemediationRole'));
+    expect(actions).toEqual(
+      expect.arrayContaining(['eks:DescribeNodegroup', 'autoscaling:DescribeAutoScalingGroups', 'ec2:DescribeVpcs']),
+    );
+    expect(
+      actions.filter((a) =>
+        /^(eks|autoscaling|servicequotas|ec2):(Update|Request|Associate|Create|Delete|Set)/.test(a),
+      ),
+    ).toEqual([]);
+  });
+
   it('outputs the topic ARN, bus name, table name and function name', () => {
     for (const output of ['FindingsTopicArn', 'EventBusName', 'IncidentTableName', 'AnalyzerFunctionName']) {
       template.hasOutput(output, {});
@@ -295,6 +330,48 @@ describe('KarpenterDoctorStack at scale', () => {
     });
     const resources = Object.keys(template.toJSON().Resources as object).length;
     expect(resources).toBeLessThan(500);
+  });
+
+  it('conditions every change of the remediator in apply mode on the opt-in tag', () => {
+    const { template, stack } = synth(
+      parseConfig(
+        {
+          clusters: [{ name: 'a', logGroups: ['/x'] }],
+          remediation: {
+            raiseSystemNodegroup: { mode: 'apply' },
+            requestQuotaIncrease: { mode: 'apply' },
+            planSubnetCapacity: { mode: 'dry-run' },
+          },
+        },
+        'test',
+      ),
+      true,
+    );
+
+    const statements = statementsOf(template, 'RemediationRole');
+    const find = (action: string) =>
+      statements.find((s) => actionsOf([s]).includes(action)) as Statement & { Condition?: unknown };
+    expect(find('eks:UpdateNodegroupConfig')?.Condition).toEqual({
+      StringEquals: { 'aws:ResourceTag/karpenter-doctor/remediate': 'true' },
+    });
+    expect(find('autoscaling:UpdateAutoScalingGroup')?.Condition).toEqual({
+      StringEquals: { 'autoscaling:ResourceTag/karpenter-doctor/remediate': 'true' },
+    });
+    expect(JSON.stringify(find('servicequotas:RequestServiceQuotaIncrease')?.Resource)).toContain(':ec2/*');
+    expect(JSON.stringify(template.toJSON())).not.toContain('AssociateVpcCidrBlock');
+    const annotations = Annotations.fromStack(stack);
+    expect([
+      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ]).toEqual([]);
+  });
+
+  it('leaves the remediator out while every action is off', () => {
+    const { template } = synth(
+      parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], headroom: { enabled: false } }, 'test'),
+    );
+
+    template.resourceCountIs('AWS::Events::Rule', 0);
   });
 
   it('leaves the headroom check out when it is disabled', () => {

@@ -1,0 +1,264 @@
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { ENV } from '../../lambdas/shared/env-names';
+import type { AnalyzerCluster } from './analyzer-function';
+import { bundledFunction } from './lambda-function';
+
+type Mode = 'off' | 'dry-run' | 'apply';
+
+/** Mode and caps per action, as in the configuration. */
+export interface RemediationActions {
+  readonly raiseSystemNodegroup: { readonly mode: Mode; readonly maxMinSize: number };
+  readonly requestQuotaIncrease: { readonly mode: Mode; readonly maxValue: number; readonly windowHours: number };
+  readonly planSubnetCapacity: { readonly mode: 'off' | 'dry-run' };
+}
+
+export interface RemediationProps {
+  readonly table: ITable;
+  readonly topic: ITopic;
+  readonly topicKey: IKey;
+  readonly eventBus: IEventBus;
+  /** The `source` of the analyzer's events. */
+  readonly eventSource: string;
+  readonly clusters: readonly AnalyzerCluster[];
+  readonly actions: RemediationActions;
+  /** @default RetentionDays.ONE_MONTH */
+  readonly logRetention?: RetentionDays;
+}
+
+/** The tag a node group or Auto Scaling group must carry before any change is applied to it. */
+export const OPT_IN_TAG_KEY = 'karpenter-doctor/remediate';
+
+const ACTION_IDS = {
+  raiseSystemNodegroup: 'raise-system-nodegroup',
+  requestQuotaIncrease: 'request-quota-increase',
+  planSubnetCapacity: 'plan-subnet-capacity',
+} as const;
+
+/**
+ * The remediator: an EventBridge rule on `Karpenter Finding` events (never on its own `Karpenter
+ * Remediation` events) whose remediation names an action that is turned on, a function with its own
+ * role, and a retry policy with an encrypted dead-letter queue. The role holds only what the turned-on
+ * actions need: read-only calls for dry-run; for apply, changes conditioned on the opt-in tag. No
+ * statement anywhere may associate a VPC CIDR: subnet capacity is only planned.
+ */
+export class Remediation extends Construct {
+  public readonly function: IFunction;
+  public readonly rule: Rule;
+  public readonly deadLetterQueue: IQueue;
+
+  constructor(scope: Construct, id: string, props: RemediationProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { actions } = props;
+    const enabled = (Object.keys(ACTION_IDS) as Array<keyof typeof ACTION_IDS>).filter(
+      (k) => actions[k].mode !== 'off',
+    );
+    if (enabled.length === 0) throw new Error('Remediation needs at least one action that is not "off"');
+
+    const { function: fn, role } = bundledFunction(this, {
+      handlerFile: 'remediator.ts',
+      description: 'karpenter-doctor remediator: guarded actions on Karpenter findings',
+      environment: {
+        [ENV.tableName]: props.table.tableName,
+        [ENV.topicArn]: props.topic.topicArn,
+        [ENV.eventBusName]: props.eventBus.eventBusName,
+        [ENV.eventSource]: props.eventSource,
+        [ENV.clusters]: JSON.stringify(props.clusters),
+        [ENV.remediation]: JSON.stringify(actions),
+        POWERTOOLS_SERVICE_NAME: 'remediator',
+      },
+      timeout: Duration.seconds(60),
+      reservedConcurrency: 2,
+      logRetention: props.logRetention,
+    });
+    this.function = fn;
+
+    props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
+    role.addToPrincipalPolicy(
+      new PolicyStatement({ sid: 'PublishReports', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'UseTopicKey',
+        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        resources: [props.topicKey.keyArn],
+      }),
+    );
+    role.addToPrincipalPolicy(
+      new PolicyStatement({
+        sid: 'PutRemediationEvents',
+        actions: ['events:PutEvents'],
+        resources: [props.eventBus.eventBusArn],
+      }),
+    );
+
+    const clusterArns = props.clusters.map((c) =>
+      stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
+    );
+    const nodegroupArns = props.clusters.map((c) =>
+      stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
+    );
+    const ec2Quotas = stack.formatArn({ service: 'servicequotas', resource: 'ec2', resourceName: '*' });
+    const suppressions: NagPackSuppression[] = [];
+
+    if (actions.raiseSystemNodegroup.mode !== 'off') {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ sid: 'ReadNodegroups', actions: ['eks:DescribeNodegroup'], resources: nodegroupArns }),
+      );
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'ReadAutoScalingGroups',
+          actions: ['autoscaling:DescribeAutoScalingGroups'],
+          resources: ['*'],
+        }),
+      );
+      suppressions.push(nodegroupSuppression);
+      if (actions.raiseSystemNodegroup.mode === 'apply') {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'RaiseOptedInManagedNodegroups',
+            actions: ['eks:UpdateNodegroupConfig'],
+            resources: nodegroupArns,
+            conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG_KEY}`]: 'true' } },
+          }),
+        );
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'RaiseOptedInSelfManagedGroups',
+            actions: ['autoscaling:UpdateAutoScalingGroup'],
+            resources: [
+              stack.formatArn({
+                service: 'autoscaling',
+                resource: 'autoScalingGroup',
+                resourceName: '*:autoScalingGroupName/*',
+                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+              }),
+            ],
+            conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG_KEY}`]: 'true' } },
+          }),
+        );
+        suppressions.push({
+          id: 'AwsSolutions-IAM5',
+          reason:
+            'autoscaling:UpdateAutoScalingGroup cannot name groups that do not exist yet; it is scoped to the account and region and allowed only on groups tagged karpenter-doctor/remediate=true (condition autoscaling:ResourceTag).',
+          appliesTo: [
+            {
+              regex:
+                '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/\\*$/',
+            },
+          ],
+        });
+      }
+    }
+    if (actions.requestQuotaIncrease.mode !== 'off') {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'ReadEc2Quotas',
+          actions: ['servicequotas:GetServiceQuota'],
+          resources: [ec2Quotas],
+        }),
+      );
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'ReadQuotaRequests',
+          actions: ['servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota'],
+          resources: ['*'],
+        }),
+      );
+      suppressions.push(quotaSuppression);
+      if (actions.requestQuotaIncrease.mode === 'apply') {
+        role.addToPrincipalPolicy(
+          new PolicyStatement({
+            sid: 'RequestEc2QuotaIncreases',
+            actions: ['servicequotas:RequestServiceQuotaIncrease'],
+            resources: [ec2Quotas],
+          }),
+        );
+      }
+    }
+    if (actions.planSubnetCapacity.mode !== 'off') {
+      role.addToPrincipalPolicy(
+        new PolicyStatement({
+          sid: 'ReadNetwork',
+          actions: ['ec2:DescribeSubnets', 'ec2:DescribeVpcs'],
+          resources: ['*'],
+        }),
+      );
+      role.addToPrincipalPolicy(
+        new PolicyStatement({ sid: 'ReadClusters', actions: ['eks:DescribeCluster'], resources: clusterArns }),
+      );
+    }
+    if (
+      actions.raiseSystemNodegroup.mode !== 'off' ||
+      actions.requestQuotaIncrease.mode !== 'off' ||
+      actions.planSubnetCapacity.mode !== 'off'
+    ) {
+      suppressions.push({
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'Read-only calls that support no resource-level permissions need Resource "*": ec2:DescribeSubnets, ec2:DescribeVpcs, autoscaling:DescribeAutoScalingGroups, servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota (Service Authorization Reference). Listed by name, no wildcard action.',
+        appliesTo: ['Resource::*'],
+      });
+    }
+    NagSuppressions.addResourceSuppressions(role, suppressions, true);
+
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
+      {
+        id: 'AwsSolutions-SQS3',
+        reason: "This queue is the dead-letter queue of the remediation rule's target; it needs none of its own.",
+      },
+    ]);
+
+    this.rule = new Rule(this, 'Rule', {
+      eventBus: props.eventBus,
+      description: 'karpenter-doctor: findings whose remediation names an action that is turned on',
+      eventPattern: {
+        source: [props.eventSource],
+        detailType: ['Karpenter Finding'],
+        detail: {
+          status: ['open', 'ongoing'],
+          remediation: { action: enabled.map((k) => ACTION_IDS[k]) },
+        },
+      },
+      targets: [
+        new LambdaFunction(fn, {
+          retryAttempts: 2,
+          maxEventAge: Duration.hours(2),
+          deadLetterQueue: this.deadLetterQueue,
+        }),
+      ],
+    });
+  }
+}
+
+const nodegroupSuppression: NagPackSuppression = {
+  id: 'AwsSolutions-IAM5',
+  reason:
+    'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>): eks:DescribeNodegroup (and, in apply mode, eks:UpdateNodegroupConfig, conditioned on the opt-in tag) are scoped to the configured clusters with wildcards only for name and id.',
+  appliesTo: [
+    { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/' },
+  ],
+};
+
+const quotaSuppression: NagPackSuppression = {
+  id: 'AwsSolutions-IAM5',
+  reason:
+    'The EC2 quota to read or raise is chosen at run time from the instance family in the finding; the Service Quotas actions are scoped to EC2 quotas of this account and region.',
+  appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' }],
+};
