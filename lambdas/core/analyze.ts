@@ -1,7 +1,7 @@
 import { Aggregator, type Incident } from './aggregate';
-import { assembleRecords, type RawMessage } from './assemble';
+import { assembleRecords, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './catalog';
-import { classify } from './classify';
+import { classify, mayClassify } from './classify';
 
 /** Counts of one analysis run: what was read and what it showed. */
 export interface AnalysisStats {
@@ -22,7 +22,9 @@ export interface Analysis {
 export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string): Analysis {
   const aggregator = new Aggregator(cluster);
   const stats: AnalysisStats = { records: 0, signals: 0, signalsByRule: {} };
-  for (const record of assembleRecords(messages)) {
+  // Records that no rule can match (the healthy bulk) are counted but never parsed.
+  const prefilter: Prefilter = { keep: mayClassify, skipped: 0 };
+  for (const record of assembleRecords(messages, prefilter)) {
     stats.records++;
     for (const signal of classify(record)) {
       stats.signals++;
@@ -30,5 +32,6 @@ export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string)
       aggregator.add(signal);
     }
   }
+  stats.records += prefilter.skipped;
   return { incidents: aggregator.incidentsFound(), stats };
 }

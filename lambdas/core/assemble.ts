@@ -1,5 +1,5 @@
 import type { LogRecord, RecordOrigin } from './model';
-import { type DescribeContext, isContinuationLine, parseMessage } from './parse';
+import { type DescribeContext, isContinuationLine, parseMessage, trackDescribeHeader } from './parse';
 
 /** One message as it arrives: a CloudWatch log event, or one line of a local file. */
 export interface RawMessage {
@@ -10,20 +10,27 @@ export interface RawMessage {
 /** Continuations are joined up to this size; a record never grows past it. */
 const MAX_RECORD_CHARS = 256 * 1024;
 
+/** Skips the parsing of records that cannot matter; counts what it skipped. */
+export interface Prefilter {
+  /** False for a record (raw, continuations joined) that is not worth parsing. */
+  keep: (message: string) => boolean;
+  skipped: number;
+}
+
 /**
  * Turns a stream of messages into records: continuation lines (no timestamp, level or JSON; e.g.
  * `\tstatus code: 403` or `caused by: …`) are appended to the record before them from the same
- * stream, and `kubectl describe` headers give their Events rows an object.
+ * stream, and `kubectl describe` headers give their Events rows an object. With a prefilter, a
+ * record it does not keep is counted and never parsed.
  */
-export function* assembleRecords(messages: Iterable<RawMessage>): Generator<LogRecord> {
+export function* assembleRecords(messages: Iterable<RawMessage>, prefilter?: Prefilter): Generator<LogRecord> {
   let pending: RawMessage | undefined;
-  let pendingStream: string | undefined;
   const describe: DescribeContext = {};
   for (const raw of messages) {
-    const stream = streamOf(raw.origin);
+    const sameStream = pending !== undefined && sameStreamOf(pending.origin, raw.origin);
     if (
       pending &&
-      stream === pendingStream &&
+      sameStream &&
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
@@ -31,18 +38,33 @@ export function* assembleRecords(messages: Iterable<RawMessage>): Generator<LogR
       continue;
     }
     if (pending) {
-      const record = parseMessage(pending.message, pending.origin, describe);
+      const record = parsePending(pending, describe, prefilter);
       if (record) yield record;
     }
-    if (stream !== pendingStream) describe.object = undefined;
+    if (!sameStream) describe.object = undefined;
     pending = raw;
-    pendingStream = stream;
   }
   if (pending) {
-    const record = parseMessage(pending.message, pending.origin, describe);
+    const record = parsePending(pending, describe, prefilter);
     if (record) yield record;
   }
 }
 
-const streamOf = (origin: RecordOrigin): string =>
-  `${origin.file ?? ''}\u0000${origin.logGroup ?? ''}\u0000${origin.logStream ?? ''}`;
+function parsePending(pending: RawMessage, describe: DescribeContext, prefilter?: Prefilter): LogRecord | undefined {
+  if (prefilter && !prefilter.keep(pending.message)) {
+    if (!isBlank(pending.message)) {
+      prefilter.skipped++;
+      trackDescribeHeader(pending.message, describe);
+    }
+    return undefined;
+  }
+  return parseMessage(pending.message, pending.origin, describe);
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 32) return false;
+  return true;
+}
+
+const sameStreamOf = (a: RecordOrigin, b: RecordOrigin): boolean =>
+  a.file === b.file && a.logGroup === b.logGroup && a.logStream === b.logStream;

@@ -1,6 +1,7 @@
 import type { RuleId } from './catalog';
 import { extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from './model';
+import { SubstringMatcher } from './substring-matcher';
 import { CONDITION_RULES, CONDITION_TO_FALSE, RULE_MATCHERS, SCHEDULING_FAILURE_FRAGMENTS } from './rules';
 
 /** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
@@ -27,6 +28,51 @@ const FRAGMENTS = [
 ].sort((a, b) => b.length - a.length);
 export const FRAGMENT_SCAN = new RegExp(FRAGMENTS.map(escapeRegExp).join('|'), 'g');
 const IMPLIED = new Map(FRAGMENTS.map((fragment) => [fragment, FRAGMENTS.filter((other) => fragment.includes(other))]));
+
+/**
+ * A cheap test on the raw message, before any parsing: false when no rule can possibly match it, so
+ * the healthy bulk is never parsed. Every fragment is matched on record text, which is the raw text
+ * with JSON (or double JSON, in Fluent Bit records) escapes undone; so the test looks for each
+ * fragment's longest run of characters that no JSON encoder escapes. A fragment found in the record
+ * text is therefore always found here (a property test checks it).
+ */
+export function mayClassify(raw: string): boolean {
+  return PREFILTER.test(raw);
+}
+
+const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
+
+/**
+ * A record can only classify through a clause whose fragments are all present, a pattern's gate, a
+ * scheduling-failure fragment or a condition turning False. So one fragment stands for each clause
+ * (its longest, the most telling), and the prefilter looks for those.
+ */
+const TELLING_FRAGMENTS = [
+  ...new Set([
+    ...RULE_MATCHERS.flatMap((matcher) => [
+      ...matcher.clauses.map((clause) => clause.reduce((a, b) => (b.length > a.length ? b : a))),
+      ...(matcher.patterns ?? []).map((p) => p.gate),
+    ]),
+    ...SCHEDULING_FAILURE_FRAGMENTS,
+    '-> false',
+  ]),
+];
+const PREFILTER = new SubstringMatcher([...new Set(TELLING_FRAGMENTS.flatMap(rawForms))]);
+
+/**
+ * The forms a fragment can take in a raw line: as it is, or with each character a JSON encoder may
+ * escape (quote, backslash, `<`, `>`, `&`, apostrophe) written as an escape — once escaped in a JSON
+ * line, twice in a Fluent Bit record around a JSON line.
+ */
+function rawForms(fragment: string): string[] {
+  let forms = [''];
+  for (const char of fragment) {
+    const code = char.charCodeAt(0).toString(16).padStart(4, '0');
+    const variants = ESCAPABLE.has(char) ? [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`] : [char];
+    forms = forms.flatMap((form) => variants.map((variant) => form + variant));
+  }
+  return forms;
+}
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {

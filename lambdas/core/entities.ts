@@ -69,21 +69,7 @@ export function extractEntities(record: LogRecord): Entities {
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  for (const [kind, pattern, group] of TEXT_PATTERNS) {
-    for (const match of record.text.matchAll(pattern)) {
-      const value = match[group ?? 0];
-      if (value) found.add(kind, normalise(kind, value));
-    }
-  }
-  for (const match of record.text.matchAll(
-    /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g,
-  )) {
-    found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
-  }
-  if (/too many pods/i.test(record.text)) found.add('resources', 'pods');
-  if (/\bspot\b/i.test(record.text) && /maxspotinstancecount|spot instances|spot node/i.test(record.text)) {
-    found.add('capacityTypes', 'spot');
-  }
+  for (const [kind, value] of textEntities(record.text)) found.add(kind, value);
   for (const pod of found.values('pods')) {
     const workload = workloadOf(pod);
     if (workload) found.add('workloads', workload);
@@ -96,6 +82,36 @@ export function extractEntities(record: LogRecord): Entities {
   }
   return found.toEntities();
 }
+
+/**
+ * Entities named in a text. A failure repeats the same text line after line (one per NodeClaim, one
+ * per retry), so results are kept for the last few hundred distinct texts: the patterns run once per
+ * distinct text, not once per line.
+ */
+function textEntities(text: string): ReadonlyArray<readonly [EntityKind, string]> {
+  const cached = TEXT_CACHE.get(text);
+  if (cached) return cached;
+  const found: Array<readonly [EntityKind, string]> = [];
+  for (const [kind, pattern, group] of TEXT_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const value = match[group ?? 0];
+      if (value) found.push([kind, normalise(kind, value)]);
+    }
+  }
+  for (const match of text.matchAll(/\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g)) {
+    found.push(['roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`]);
+  }
+  if (/too many pods/i.test(text)) found.push(['resources', 'pods']);
+  if (/\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
+    found.push(['capacityTypes', 'spot']);
+  }
+  if (TEXT_CACHE.size >= TEXT_CACHE_SIZE) TEXT_CACHE.clear();
+  TEXT_CACHE.set(text, found);
+  return found;
+}
+
+const TEXT_CACHE_SIZE = 512;
+const TEXT_CACHE = new Map<string, ReadonlyArray<readonly [EntityKind, string]>>();
 
 function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
   const named = (key: string): string | undefined => {

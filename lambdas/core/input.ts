@@ -57,11 +57,11 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): RawM
   if (!isObject(value)) return undefined;
   if (isObject(value.awslogs)) {
     const decoded = decodeSubscriptionData(value.awslogs.data);
-    return decoded.ok ? fromDocument(decoded.document, stats) : malformed(stats, decoded.reason);
+    return decoded.ok ? [...fromDocument(decoded.document, stats)] : malformed(stats, decoded.reason);
   }
   if ('messageType' in value && 'logEvents' in value) {
     const decoded = toSubscriptionDocument(value);
-    return decoded.ok ? fromDocument(decoded.document, stats) : malformed(stats, decoded.reason);
+    return decoded.ok ? [...fromDocument(decoded.document, stats)] : malformed(stats, decoded.reason);
   }
   if (Array.isArray(value.items) && (value.kind === 'EventList' || value.kind === 'List' || value.apiVersion)) {
     return value.items.map((item, index) => ({ message: JSON.stringify(item), origin: { file, line: index + 1 } }));
@@ -69,22 +69,28 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): RawM
   return undefined;
 }
 
-/** The messages of a decoded subscription document, with their CloudWatch origin. */
-export function fromDocument(document: SubscriptionDocument, stats: InputStats): RawMessage[] {
+/**
+ * The messages of a decoded subscription document, with their CloudWatch origin. Counted at once,
+ * yielded lazily: each message object lives only while it is looked at, so a 1 MB batch does not
+ * keep thousands of them alive at the same time.
+ */
+export function fromDocument(document: SubscriptionDocument, stats: InputStats): Iterable<RawMessage> {
   stats.malformed += document.malformedEvents;
   if (document.messageType === 'CONTROL_MESSAGE') {
     stats.controlMessages++;
     return [];
   }
-  return document.logEvents.map((event) => ({
-    message: event.message,
-    origin: {
-      logGroup: document.logGroup,
-      logStream: document.logStream,
-      eventId: event.id,
-      timestampMs: event.timestamp,
+  const { logGroup, logStream, logEvents } = document;
+  return {
+    *[Symbol.iterator]() {
+      for (const event of logEvents) {
+        yield {
+          message: event.message,
+          origin: { logGroup, logStream, eventId: event.id, timestampMs: event.timestamp },
+        };
+      }
     },
-  }));
+  };
 }
 
 function malformed(stats: InputStats, reason: string): RawMessage[] {

@@ -293,7 +293,8 @@ function base(
   return { format, text, summary, fields: {}, origin, ...extra };
 }
 
-function trackDescribeHeader(line: string, describe: DescribeContext): void {
+/** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
+export function trackDescribeHeader(line: string, describe: DescribeContext): void {
   const header = DESCRIBE_HEADER.exec(line);
   if (!header) return;
   const value = header[2]!;
@@ -354,6 +355,9 @@ const joinText = (parts: Array<string | undefined>): string => parts.filter((par
  * `\n\tstatus code:`, and stack traces follow panics. Such lines carry no timestamp, level or JSON.
  */
 export function isContinuationLine(line: string): boolean {
+  // Only a tab, a space, 'c', 'g' or 's' can start one: most lines are decided by their first character.
+  const first = line.charCodeAt(0);
+  if (first !== 9 && first !== 32 && first !== 99 && first !== 103 && first !== 115) return false;
   if (/^\t(?:status code|caused by|goroutine|\S+\.go:\d)/.test(line)) return true;
   if (/^(?:caused by: |\s+at |goroutine \d+ |\s*status code: \d{3})/.test(line)) return true;
   return false;

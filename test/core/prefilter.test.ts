@@ -1,0 +1,98 @@
+import fc from 'fast-check';
+import { classify, FRAGMENT_SCAN, mayClassify } from '../../lambdas/core/classify';
+import { parseMessage } from '../../lambdas/core/parse';
+import { SubstringMatcher } from '../../lambdas/core/substring-matcher';
+import { fixture, loadSamples } from '../helpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
+
+const fragments = FRAGMENT_SCAN.source.split('|').map((f) => f.replace(/\\(.)/g, '$1'));
+
+describe('SubstringMatcher', () => {
+  it('finds any pattern, ignoring ASCII case, and nothing else', () => {
+    const matcher = new SubstringMatcher(['he', 'she', 'his', 'hers']);
+    expect(matcher.test('uSHErs')).toBe(true);
+    expect(matcher.test('ahishers')).toBe(true);
+    expect(matcher.test('h e r s')).toBe(false);
+    expect(matcher.test('')).toBe(false);
+  });
+
+  it('property: agrees with a naive search for every pattern', () => {
+    const alphabet = fc.constantFrom('a', 'b', 'c', 'A', 'B', ' ', '-', 'é', '\u0000');
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom('a', 'b', 'c', ' ', '-'), { minLength: 1, maxLength: 5 }).map((a) => a.join('')),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')),
+        (patterns, text) => {
+          const naive = patterns.some((p) => text.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(p));
+          expect(new SubstringMatcher(patterns).test(text)).toBe(naive);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses patterns it cannot match', () => {
+    expect(() => new SubstringMatcher([''])).toThrow(/non-empty ASCII/);
+    expect(() => new SubstringMatcher(['naïve'])).toThrow(/non-empty ASCII/);
+  });
+});
+
+describe('mayClassify (the prefilter before parsing)', () => {
+  const yields = (line: string) => {
+    const record = parseMessage(line, { line: 1 });
+    return record ? classify(record).length > 0 : false;
+  };
+
+  it('keeps every line of the samples and examples that yields a signal', () => {
+    const lines = [
+      ...loadSamples().samples.map((s) => s.raw),
+      ...readFileSync(join(ROOT, 'examples', 'karpenter-controller.log'), 'utf8').split('\n'),
+      ...readFileSync(join(ROOT, 'examples', 'kubernetes-events.jsonl'), 'utf8').split('\n'),
+      ...fixture('karpenter-samples.jsonl')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { raw: string }).raw),
+    ].filter(Boolean);
+    const lost = lines.filter((line) => yields(line) && !mayClassify(line));
+    expect(lost).toEqual([]);
+  });
+
+  it('skips most healthy Karpenter lines', () => {
+    const healthy = readFileSync(join(ROOT, 'examples', 'karpenter-controller.log'), 'utf8')
+      .split('\n')
+      .filter((line) => line && !yields(line));
+    expect(healthy.filter(mayClassify).length / healthy.length).toBeLessThan(0.05);
+  });
+
+  it('property: a fragment inside any envelope, however escaped, is never skipped', () => {
+    const envelopes: Array<(text: string) => string> = [
+      (t) => t,
+      (t) => JSON.stringify({ level: 'ERROR', message: 'failed', error: t }),
+      (t) => JSON.stringify({ log: `2026-11-28T02:20:49Z stdout F ${JSON.stringify({ level: 'INFO', message: t })}` }),
+      (t) => JSON.stringify({ reason: 'Unconsolidatable', message: t, involvedObject: { kind: 'Node', name: 'n' } }),
+      (t) => `2026-11-28T02:20:49.824Z\tERROR\tcontroller\t${t}\t{"commit":"x"}`,
+      (t) =>
+        JSON.stringify({ message: t }).replace(/[<>&']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    ];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...fragments),
+        fc.string({ maxLength: 20 }),
+        fc.string({ maxLength: 20 }),
+        fc.nat(envelopes.length - 1),
+        fc.boolean(),
+        (fragment, before, after, envelope, upper) => {
+          const text = `${before} ${upper ? fragment.toUpperCase() : fragment} ${after}`;
+          const line = envelopes[envelope]!(text);
+          if (yields(line)) expect(mayClassify(line)).toBe(true);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
