@@ -1,22 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import { Enricher } from '../adapters/enrich';
-import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
-import { Notifier } from '../adapters/notifier';
-import { Publisher } from '../adapters/publish';
+import type { Enricher } from '../adapters/enrich';
 import { analyzeMessages } from '../core/analyze';
-import { CATALOG } from '../core/catalog';
 import { clusterOfDocument } from '../core/cluster';
-import { decodeSubscriptionData, errorMessage, isObject, type SubscriptionDocument } from '../core/decode';
-import { scopeOfArn } from '../core/events';
+import { decodeSubscriptionData, isObject, type SubscriptionDocument } from '../core/decode';
 import { emptyInputStats, fromDocument } from '../core/input';
-import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
+import type { AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../shared/env-names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
-import { recordNotifyMetrics } from '../shared/notify-metrics';
 import { observability } from '../shared/observability';
-import { analyzerSettings, clusterSettingsOf, type AnalyzerSettings } from '../shared/settings';
+import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 
 /** What one invocation did; returned to Lambda and used by tests. */
 export interface AnalyzerResult {
@@ -43,9 +37,6 @@ export interface AnalyzerDeps {
   /** Backoff between PutEvents attempts. */
   sleep?: (ms: number) => Promise<void>;
 }
-
-/** Time kept back from the function timeout for publishing after the enrichment. */
-const PUBLISH_RESERVE_MS = 10_000;
 
 /**
  * One CloudWatch Logs subscription delivery: decode → classify and aggregate → count in the incident
@@ -101,61 +92,9 @@ export async function analyzeSubscription(
   }
   if (analysis.incidents.length === 0) return { ...result, outcome: 'no-findings' };
 
-  // From here on AWS is involved: the clients are created now, not for batches without a finding.
-  const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
-  const batchId = batchIdOf(document);
-  const now = deps.now();
-  const remaining = context.getRemainingTimeInMillis?.() ?? 60_000;
-  const claim = await store.claimBatch(batchId, now, remaining + 5_000);
-  if (claim === 'done') {
-    metrics.addMetric(METRIC.duplicateBatches, MetricUnit.Count, 1);
-    logger.info('Batch already processed; duplicate delivery skipped', { batchId });
-    return { ...result, outcome: 'duplicate' };
-  }
-  if (claim === 'busy') throw new BatchBusyError(`batch ${batchId} is being processed by another invocation`);
-
-  try {
-    const recorded = await store.record(
-      analysis.incidents.map((incident) => ({ incident, severity: CATALOG[incident.rule].severity })),
-      batchId,
-      now,
-      settings.policy,
-    );
-    const due = recorded.flatMap(({ state, outcome }) =>
-      outcome.kind !== 'ongoing' && outcome.notify ? [{ state, notify: outcome.notify }] : [],
-    );
-    result.suppressed = recorded.length - due.length;
-    if (result.suppressed > 0) metrics.addMetric(METRIC.notificationsSuppressed, MetricUnit.Count, result.suppressed);
-
-    const scope = scopeOfArn(context.invokedFunctionArn);
-    const notifier = new Notifier(
-      store,
-      deps.enricher ?? enricherFor(deps),
-      new Publisher(deps.clients.sns, deps.clients.events, {
-        topicArn: settings.topicArn,
-        eventBusName: settings.eventBusName,
-        sleep: deps.sleep,
-      }),
-      { eventSource: settings.eventSource, scope, account: document.owner || scope?.account },
-    );
-    const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
-    const { findings, failures } = await notifier.notify(due, budget);
-
-    recordNotifyMetrics(findings, failures, deps);
-    result.notified = findings.map((f) => f.findingId);
-    if (failures.length > 0) {
-      throw new PublishError(`could not publish ${failures.length} notification channel(s); the retry finishes them`);
-    }
-    await store.completeBatch(batchId);
-    return result;
-  } catch (error) {
-    await store.releaseBatch(batchId).catch((releaseError: unknown) =>
-      logger.warn('Could not release the batch; its retry waits for the lease to end', {
-        error: errorMessage(releaseError),
-      }),
-    );
-    throw error;
-  }
+  // From here on AWS is involved. Its code (and the AWS SDK) is loaded now, on the first batch that
+  // has an incident, so that a cold start and a batch without one never pay for it.
+  return awsPhase().recordAndNotify(document, analysis.incidents, result, context, deps);
 }
 
 /** A stable id of one delivery: the same payload, re-delivered or retried, has the same id. */
@@ -165,25 +104,35 @@ export function batchIdOf(document: SubscriptionDocument): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-function enricherFor(deps: AnalyzerDeps): Enricher {
-  return new Enricher(deps.clients, {
-    clusterSettings: (cluster) => clusterSettingsOf(deps.settings.clusters, cluster),
-    now: deps.now,
-  });
+/** The AWS side of the analyzer, loaded on first use. */
+function awsPhase(): typeof import('./analyzer-aws') {
+  // A require, not an import: the bundle initialises this module (and the SDK) only when it runs.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./analyzer-aws') as typeof import('./analyzer-aws');
 }
 
-let warm: Omit<AnalyzerDeps, 'settings'> | undefined;
+let warm: { logger: Logger; metrics: Metrics } | undefined;
+let clients: AwsClients | undefined;
+let enricher: Enricher | undefined;
 
 /** The Lambda entry point; clients and the enrichment cache live as long as the execution environment. */
 export async function handler(event: unknown, context: InvocationContext): Promise<AnalyzerResult> {
-  if (!warm) {
-    const { logger, metrics } = observability('analyzer');
-    const clients = lazyAwsClients();
-    warm = { clients, logger, metrics, now: Date.now };
-    warm.enricher = enricherFor({ ...warm, settings: analyzerSettings() });
-  }
+  warm ??= observability('analyzer');
   warm.logger.resetKeys();
-  const deps: AnalyzerDeps = { ...warm, settings: analyzerSettings() };
+  const deps: AnalyzerDeps = {
+    logger: warm.logger,
+    metrics: warm.metrics,
+    now: Date.now,
+    settings: analyzerSettings(),
+    // Created (and the SDK loaded) on first use: a batch without an incident never asks for them.
+    get clients(): AwsClients {
+      return (clients ??= awsPhase().createClients());
+    },
+    // One per execution environment: its cache is what makes repeated Describe calls cheap.
+    get enricher(): Enricher {
+      return (enricher ??= awsPhase().createEnricher(this));
+    },
+  };
   try {
     return await analyzeSubscription(event, context, deps);
   } finally {

@@ -1,0 +1,98 @@
+import { Enricher } from '../adapters/enrich';
+import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
+import { Notifier } from '../adapters/notifier';
+import { Publisher } from '../adapters/publish';
+import type { Incident } from '../core/aggregate';
+import { CATALOG } from '../core/catalog';
+import { errorMessage, type SubscriptionDocument } from '../core/decode';
+import { scopeOfArn } from '../core/events';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
+import { METRIC } from '../shared/env-names';
+import { PublishError, type InvocationContext } from '../shared/invocation';
+import { recordNotifyMetrics } from '../shared/notify-metrics';
+import { clusterSettingsOf } from '../shared/settings';
+import { batchIdOf, type AnalyzerDeps, type AnalyzerResult } from './analyzer';
+
+/** Time kept back from the function timeout for publishing after the enrichment. */
+const PUBLISH_RESERVE_MS = 10_000;
+
+export function createClients(): AwsClients {
+  return lazyAwsClients();
+}
+
+/**
+ * The analyzer's second half, for a batch with incidents: claim the batch, count in the incident
+ * store, enrich and publish what is due, and complete the batch — or give it back and fail, so the
+ * retry finishes only what is left.
+ */
+export async function recordAndNotify(
+  document: SubscriptionDocument,
+  incidents: Incident[],
+  result: AnalyzerResult,
+  context: InvocationContext,
+  deps: AnalyzerDeps,
+): Promise<AnalyzerResult> {
+  const { logger, metrics, settings } = deps;
+  const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
+  const batchId = batchIdOf(document);
+  const now = deps.now();
+  const remaining = context.getRemainingTimeInMillis?.() ?? 60_000;
+  const claim = await store.claimBatch(batchId, now, remaining + 5_000);
+  if (claim === 'done') {
+    metrics.addMetric(METRIC.duplicateBatches, MetricUnit.Count, 1);
+    logger.info('Batch already processed; duplicate delivery skipped', { batchId });
+    return { ...result, outcome: 'duplicate' };
+  }
+  if (claim === 'busy') throw new BatchBusyError(`batch ${batchId} is being processed by another invocation`);
+
+  try {
+    const recorded = await store.record(
+      incidents.map((incident) => ({ incident, severity: CATALOG[incident.rule].severity })),
+      batchId,
+      now,
+      settings.policy,
+    );
+    const due = recorded.flatMap(({ state, outcome }) =>
+      outcome.kind !== 'ongoing' && outcome.notify ? [{ state, notify: outcome.notify }] : [],
+    );
+    result.suppressed = recorded.length - due.length;
+    if (result.suppressed > 0) metrics.addMetric(METRIC.notificationsSuppressed, MetricUnit.Count, result.suppressed);
+
+    const scope = scopeOfArn(context.invokedFunctionArn);
+    const notifier = new Notifier(
+      store,
+      deps.enricher ?? createEnricher(deps),
+      new Publisher(deps.clients.sns, deps.clients.events, {
+        topicArn: settings.topicArn,
+        eventBusName: settings.eventBusName,
+        sleep: deps.sleep,
+      }),
+      { eventSource: settings.eventSource, scope, account: document.owner || scope?.account },
+    );
+    const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
+    const { findings, failures } = await notifier.notify(due, budget);
+
+    recordNotifyMetrics(findings, failures, deps);
+    result.notified = findings.map((f) => f.findingId);
+    if (failures.length > 0) {
+      throw new PublishError(`could not publish ${failures.length} notification channel(s); the retry finishes them`);
+    }
+    await store.completeBatch(batchId);
+    return result;
+  } catch (error) {
+    await store.releaseBatch(batchId).catch((releaseError: unknown) =>
+      logger.warn('Could not release the batch; its retry waits for the lease to end', {
+        error: errorMessage(releaseError),
+      }),
+    );
+    throw error;
+  }
+}
+
+export function createEnricher(deps: AnalyzerDeps): Enricher {
+  return new Enricher(deps.clients, {
+    clusterSettings: (cluster) => clusterSettingsOf(deps.settings.clusters, cluster),
+    now: deps.now,
+  });
+}
