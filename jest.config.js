@@ -7,4 +7,6 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  // Removes the cdk.out folders that test apps write to the temp directory.
+  setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
 };

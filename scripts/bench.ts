@@ -5,7 +5,7 @@
  * on shared machines are noise. Prints a table and writes the same figures to docs/BENCHMARKS.md.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -270,6 +270,7 @@ function coldStart(): void {
     baseline.push(importMs(emptyOut));
   }
   const size = readFileSync(analyzerOut).length;
+  rmSync(dir, { recursive: true, force: true });
   report(
     'cold start: import of the bundled analyzer vs empty bundle',
     `${ratio(median(analyzer) / median(baseline))} (${median(analyzer).toFixed(1)} vs ${median(baseline).toFixed(2)} ms)`,

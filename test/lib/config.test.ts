@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripJsonComments } from '../../bin/config-source';
@@ -121,6 +121,7 @@ describe('cdk synth with a bad config', () => {
       encoding: 'utf8',
     });
 
+    rmSync(dir, { recursive: true, force: true });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`Invalid karpenter-doctor configuration (${file}):`);
     expect(result.stderr).toContain('config.clusters[0].logGroups = []: expected at least one log group');
