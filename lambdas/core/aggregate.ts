@@ -49,13 +49,20 @@ export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | un
 export class Aggregator {
   private readonly incidents = new Map<string, Incident>();
   private readonly entitySets = new Map<string, Map<EntityKind, Set<string>>>();
+  /** Finding ids by rule and key value: one hash per incident, not one per signal. */
+  private readonly ids = new Map<string, string>();
 
   constructor(private readonly cluster: string) {}
 
   add(signal: Signal): void {
     const keyEntity = CATALOG[signal.rule].keyEntity;
     const keyValue = keyEntity ? signal.entities[keyEntity]?.[0] : undefined;
-    const findingId = findingIdOf(this.cluster, signal.rule, keyValue);
+    const idKey = `${signal.rule}\u0000${keyValue ?? ''}`;
+    let findingId = this.ids.get(idKey);
+    if (findingId === undefined) {
+      findingId = findingIdOf(this.cluster, signal.rule, keyValue);
+      this.ids.set(idKey, findingId);
+    }
     let incident = this.incidents.get(findingId);
     if (!incident) {
       incident = {

@@ -1,5 +1,11 @@
 import type { LogRecord, RecordOrigin } from './model';
-import { type DescribeContext, isContinuationLine, parseMessage, trackDescribeHeader } from './parse';
+import {
+  type DescribeContext,
+  isContinuationLine,
+  parseMessage,
+  trackDescribeHeader,
+  withoutTrailingNewlines,
+} from './parse';
 
 /** One message as it arrives: a CloudWatch log event, or one line of a local file. */
 export interface RawMessage {
@@ -34,7 +40,7 @@ export function* assembleRecords(messages: Iterable<RawMessage>, prefilter?: Pre
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
-      pending = { message: `${pending.message.replace(/[\r\n]+$/, '')}\n${raw.message}`, origin: pending.origin };
+      pending = { message: `${withoutTrailingNewlines(pending.message)}\n${raw.message}`, origin: pending.origin };
       continue;
     }
     if (pending) {

@@ -16,18 +16,40 @@ const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set([
 ]);
 
 /**
- * All fragments of all rules, compiled into one alternation so that a record is scanned once.
- * A longer fragment is tried first; fragments contained in it are credited with it (`implied`).
+ * All fragments of all rules, found in one pass over a record by one automaton (nested and
+ * overlapping fragments included).
  */
-const FRAGMENTS = [
+export const FRAGMENTS: readonly string[] = [
   ...new Set([
     ...RULE_MATCHERS.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
     ...SCHEDULING_FAILURE_FRAGMENTS,
     '-> false',
   ]),
 ].sort((a, b) => b.length - a.length);
-export const FRAGMENT_SCAN = new RegExp(FRAGMENTS.map(escapeRegExp).join('|'), 'g');
-const IMPLIED = new Map(FRAGMENTS.map((fragment) => [fragment, FRAGMENTS.filter((other) => fragment.includes(other))]));
+/** Each clause under its first fragment: a clause can only hold when that fragment was found. */
+const CLAUSES_BY_FIRST_FRAGMENT = groupBy(
+  RULE_MATCHERS.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
+  ({ clause }) => clause[0]!,
+);
+const PATTERNS_BY_GATE = groupBy(
+  RULE_MATCHERS.flatMap((matcher) =>
+    (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+  ),
+  ({ gate }) => gate,
+);
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+/** The same fragments as an automaton: every fragment present, nested and overlapping ones too, in one pass. */
+const FRAGMENT_MATCHER = new SubstringMatcher(FRAGMENTS);
 
 /**
  * A cheap test on the raw message, before any parsing: false when no rule can possibly match it, so
@@ -80,11 +102,13 @@ export function classify(record: LogRecord): Signal[] {
   const hits = scanFragments(text);
   if (hits.size === 0) return [];
   const rules = new Set<RuleId>();
-  for (const matcher of RULE_MATCHERS) {
-    if (matcher.clauses.some((clause) => clause.every((fragment) => hits.has(fragment)))) {
-      rules.add(matcher.rule);
-    } else if (matcher.patterns?.some(({ gate, pattern }) => hits.has(gate) && pattern.test(text))) {
-      rules.add(matcher.rule);
+  // Only the clauses and patterns a found fragment opens are checked, not every rule's.
+  for (const fragment of hits) {
+    for (const { rule, clause } of CLAUSES_BY_FIRST_FRAGMENT.get(fragment) ?? []) {
+      if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+    }
+    for (const { rule, pattern } of PATTERNS_BY_GATE.get(fragment) ?? []) {
+      if (!rules.has(rule) && pattern.test(text)) rules.add(rule);
     }
   }
   if (hits.has('-> false')) {
@@ -134,14 +158,7 @@ const CAPACITY_FRAGMENTS = new Set(
 const GENERIC_CAPACITY = new Set(['insufficient capacity', 'insufficientcapacity']);
 
 function scanFragments(text: string): Set<string> {
-  const hits = new Set<string>();
-  FRAGMENT_SCAN.lastIndex = 0;
-  for (let match = FRAGMENT_SCAN.exec(text); match; match = FRAGMENT_SCAN.exec(text)) {
-    for (const fragment of IMPLIED.get(match[0])!) hits.add(fragment);
-    // Step one character on, so that fragments overlapping this match are found as well.
-    FRAGMENT_SCAN.lastIndex = match.index + 1;
-  }
-  return hits;
+  return FRAGMENT_MATCHER.findAll(text);
 }
 
 const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>
@@ -156,8 +173,4 @@ function entitiesFor(rule: RuleId, entities: Entities): Entities {
     pods,
     workloads: (entities.workloads ?? []).filter((w) => /\/karpenter(?:-controller)?$/.test(w)),
   };
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }

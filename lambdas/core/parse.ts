@@ -48,7 +48,7 @@ export const PARSE_PATTERNS: readonly RegExp[] = [
 
 /** Parses one message. `describe` carries kubectl describe state across the lines of one stream. */
 export function parseMessage(raw: string, origin: RecordOrigin, describe?: DescribeContext): LogRecord | undefined {
-  const line = raw.replace(/[\r\n]+$/, '');
+  const line = withoutTrailingNewlines(raw);
   if (line.trim() === '') return undefined;
   if (describe) trackDescribeHeader(line, describe);
   return parseLine(line, origin, undefined, describe);
@@ -201,7 +201,7 @@ function fromJsonObject(
     const pod = fluentBitSource(value.kubernetes) ?? source;
     const merged = [value.log_processed, value.data].find(isObject);
     if (merged && !isEvent(merged)) return fromJsonObject(merged, raw, origin, pod);
-    if (typeof value.log === 'string') return parseLine(value.log.replace(/[\r\n]+$/, ''), origin, pod);
+    if (typeof value.log === 'string') return parseLine(withoutTrailingNewlines(value.log), origin, pod);
   }
   if (isEvent(value)) return fromEventObject(value, origin, source);
   const message = firstString(value.message, value.msg);
@@ -349,6 +349,17 @@ function firstString(...values: unknown[]): string | undefined {
 }
 
 const joinText = (parts: Array<string | undefined>): string => parts.filter((part) => part).join(' | ');
+
+/** The text without the line breaks that end it (no regex: this runs on every line). */
+export function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const code = text.charCodeAt(end - 1);
+    if (code !== 10 && code !== 13) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}
 
 /**
  * A physical line that continues the previous record: AWS SDK v1 errors embed `\ncaused by:` and

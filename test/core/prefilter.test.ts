@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { classify, FRAGMENT_SCAN, mayClassify } from '../../lambdas/core/classify';
+import { classify, FRAGMENTS, mayClassify } from '../../lambdas/core/classify';
 import { parseMessage } from '../../lambdas/core/parse';
 import { SubstringMatcher } from '../../lambdas/core/substring-matcher';
 import { fixture, loadSamples } from '../helpers';
@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers';
 
-const fragments = FRAGMENT_SCAN.source.split('|').map((f) => f.replace(/\\(.)/g, '$1'));
+const fragments = FRAGMENTS;
 
 describe('SubstringMatcher', () => {
   it('finds any pattern, ignoring ASCII case, and nothing else', () => {
@@ -30,6 +30,24 @@ describe('SubstringMatcher', () => {
         (patterns, text) => {
           const naive = patterns.some((p) => text.replace(/[A-Z]/g, (c) => c.toLowerCase()).includes(p));
           expect(new SubstringMatcher(patterns).test(text)).toBe(naive);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('property: findAll returns exactly the patterns a naive search finds, nested and overlapping ones too', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.constantFrom('a', 'b', ' '), { minLength: 1, maxLength: 4 }).map((a) => a.join('')),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.array(fc.constantFrom('a', 'b', 'A', ' ', 'x'), { maxLength: 40 }).map((a) => a.join('')),
+        (patterns, text) => {
+          const lower = text.toLowerCase();
+          const naive = new Set(patterns.filter((p) => lower.includes(p)));
+          expect(new SubstringMatcher(patterns).findAll(text)).toEqual(naive);
         },
       ),
       { numRuns: 2000 },

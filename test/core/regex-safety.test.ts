@@ -1,11 +1,10 @@
 import { checkSync } from 'recheck';
-import { FRAGMENT_SCAN, classify } from '../../lambdas/core/classify';
+import { classify } from '../../lambdas/core/classify';
 import { TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
 import { CONDITION_TO_FALSE, RULE_MATCHERS } from '../../lambdas/core/rules';
 
 const patterns: RegExp[] = [
-  FRAGMENT_SCAN,
   CONDITION_TO_FALSE,
   ...RULE_MATCHERS.flatMap((m) => (m.patterns ?? []).map((p) => p.pattern)),
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
