@@ -9,13 +9,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { buildSync } from 'esbuild';
@@ -23,10 +18,9 @@ import { analyzeMessages } from '../lambdas/core/analyze';
 import { classify } from '../lambdas/core/classify';
 import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/decode';
 import { emptyInputStats, fromDocument } from '../lambdas/core/input';
-import { DEFAULT_POLICY } from '../lambdas/core/lifecycle';
 import { parseMessage } from '../lambdas/core/parse';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';
-import type { AwsClients } from '../lambdas/shared/aws-clients';
+import { testClients, testObservability, testSettings } from '../test/support/aws';
 import { startDynalite } from '../test/support/dynalite';
 
 const ROOT = join(__dirname, '..');
@@ -335,33 +329,12 @@ async function withAws(oneMbPayload: string, floorPerPayloadMs: number): Promise
     return next(args);
   });
   let clock = Date.parse('2026-11-28T03:00:00Z');
-  const deps = async (): Promise<AnalyzerDeps> => {
-    const region = 'eu-west-1';
-    const clients: AwsClients = {
-      dynamo: dynamo.doc,
-      ec2: new EC2Client({ region }),
-      eks: new EKSClient({ region }),
-      autoScaling: new AutoScalingClient({ region }),
-      serviceQuotas: new ServiceQuotasClient({ region }),
-      sns: new SNSClient({ region }),
-      events: new EventBridgeClient({ region }),
-    };
-    return {
-      settings: {
-        tableName: await dynamo.createTable(),
-        topicArn: 'arn:aws:sns:eu-west-1:111122223333:findings',
-        eventBusName: 'default',
-        eventSource: 'io.karpenter-doctor',
-        clusters: [{ name: 'prod' }],
-        policy: DEFAULT_POLICY,
-        enrichBudgetMs: 5_000,
-      },
-      clients,
-      logger: new Logger({ serviceName: 'bench', logLevel: 'SILENT' }),
-      metrics: new Metrics({ namespace: 'Bench', serviceName: 'bench' }),
-      now: () => clock,
-    };
-  };
+  const deps = async (): Promise<AnalyzerDeps> => ({
+    settings: testSettings(await dynamo.createTable()),
+    clients: testClients(dynamo.doc),
+    ...testObservability('bench'),
+    now: () => clock,
+  });
   const context = {
     invokedFunctionArn: 'arn:aws:lambda:eu-west-1:111122223333:function:bench',
     getRemainingTimeInMillis: () => 60_000,

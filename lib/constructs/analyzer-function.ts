@@ -11,7 +11,7 @@ import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
-import { bundledFunction } from './lambda-function';
+import { bundledFunction, grantPublishing } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
 export interface AnalyzerCluster {
@@ -119,23 +119,7 @@ export class AnalyzerFunction extends Construct {
     });
 
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'UseTopicKey',
-        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
-        resources: [props.topicKey.keyArn],
-      }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'PutFindingEvents',
-        actions: ['events:PutEvents'],
-        resources: [props.eventBus.eventBusArn],
-      }),
-    );
+    grantPublishing(role, props);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'DescribeNetworkAndGroups',

@@ -13,7 +13,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction } from './lambda-function';
+import { bundledFunction, grantPublishing } from './lambda-function';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
@@ -76,23 +76,7 @@ export class HeadroomCheck extends Construct {
       'dynamodb:UpdateItem',
       'dynamodb:Scan',
     );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'PublishFindings', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'UseTopicKey',
-        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
-        resources: [props.topicKey.keyArn],
-      }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'PutFindingEvents',
-        actions: ['events:PutEvents'],
-        resources: [props.eventBus.eventBusArn],
-      }),
-    );
+    grantPublishing(role, props);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'DescribeSubnets',

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions } from 'cdk-nag';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 
 const ROOT = join(__dirname, '..', '..');
@@ -79,4 +82,32 @@ export function bundledFunction(
     true,
   );
   return { function: fn, role, logGroup };
+}
+
+/** Where every function publishes: the findings topic (encrypted with its key) and the event bus. */
+export interface Outputs {
+  readonly topic: ITopic;
+  readonly topicKey: IKey;
+  readonly eventBus: IEventBus;
+}
+
+/**
+ * Lets a role publish to the topic and put events on the bus, with exact actions: `sns:Publish` on
+ * the topic, `kms:GenerateDataKey` and `kms:Decrypt` on its key (publishing to an encrypted topic
+ * needs both), `events:PutEvents` on the bus.
+ */
+export function grantPublishing(role: IRole, outputs: Outputs): void {
+  role.addToPrincipalPolicy(
+    new PolicyStatement({ sid: 'Publish', actions: ['sns:Publish'], resources: [outputs.topic.topicArn] }),
+  );
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      sid: 'UseTopicKey',
+      actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
+      resources: [outputs.topicKey.keyArn],
+    }),
+  );
+  role.addToPrincipalPolicy(
+    new PolicyStatement({ sid: 'PutEvents', actions: ['events:PutEvents'], resources: [outputs.eventBus.eventBusArn] }),
+  );
 }

@@ -12,7 +12,7 @@ import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction } from './lambda-function';
+import { bundledFunction, grantPublishing } from './lambda-function';
 
 type Mode = 'off' | 'dry-run' | 'apply';
 
@@ -85,23 +85,7 @@ export class Remediation extends Construct {
     this.function = fn;
 
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
-    role.addToPrincipalPolicy(
-      new PolicyStatement({ sid: 'PublishReports', actions: ['sns:Publish'], resources: [props.topic.topicArn] }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'UseTopicKey',
-        actions: ['kms:GenerateDataKey', 'kms:Decrypt'],
-        resources: [props.topicKey.keyArn],
-      }),
-    );
-    role.addToPrincipalPolicy(
-      new PolicyStatement({
-        sid: 'PutRemediationEvents',
-        actions: ['events:PutEvents'],
-        resources: [props.eventBus.eventBusArn],
-      }),
-    );
+    grantPublishing(role, props);
 
     const clusterArns = props.clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),

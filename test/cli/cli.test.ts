@@ -1,31 +1,10 @@
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { main, type Io } from '../../bin/cli/main';
+import { runCli } from '../support/cli';
 import { RULE_IDS } from '../../lambdas/core/catalog';
 import { ROOT } from '../helpers';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function run(argv: string[], overrides: Partial<Io> = {}): Promise<Run> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    readFile: (path) => readFileSync(join(ROOT, path), 'utf8'),
-    readStdin: () => '',
-    env: {},
-    isTty: false,
-    ...overrides,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = runCli;
 
 const EXAMPLES = [
   'examples/karpenter-controller.log',

@@ -1,36 +1,18 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient, ListNodegroupsCommand } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { main, type Io } from '../../bin/cli/main';
+import { runCli } from '../support/cli';
 import type { Finding } from '../../lambdas/core/finding';
-import { ROOT } from '../helpers';
 
 const ec2 = mockClient(EC2Client);
 const eks = mockClient(EKSClient);
 const autoScaling = mockClient(AutoScalingClient);
 const serviceQuotas = mockClient(ServiceQuotasClient);
 
-async function run(
-  argv: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    readFile: (path) => readFileSync(join(ROOT, path), 'utf8'),
-    readStdin: () => '',
-    env,
-    isTty: false,
-  };
-  return { code: await main(argv, io), stdout, stderr };
-}
+const run = (argv: string[], env: NodeJS.ProcessEnv = {}) => runCli(argv, { env });
 
 beforeEach(() => {
   for (const mock of [ec2, eks, autoScaling, serviceQuotas]) mock.reset();

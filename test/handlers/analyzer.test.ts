@@ -1,5 +1,3 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
@@ -11,10 +9,10 @@ import 'aws-sdk-client-mock-jest';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { findingIdOf } from '../../lambdas/core/aggregate';
 import type { Finding } from '../../lambdas/core/finding';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { awslogsEvent, controlMessageEvent } from '../support/awslogs';
+import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
 const ec2 = mockClient(EC2Client);
@@ -102,29 +100,10 @@ beforeEach(async () => {
 });
 
 function deps(overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
-  const region = 'eu-west-1';
-  const clients: AwsClients = {
-    dynamo: dynamo.doc,
-    ec2: new EC2Client({ region }),
-    eks: new EKSClient({ region }),
-    autoScaling: new AutoScalingClient({ region }),
-    serviceQuotas: new ServiceQuotasClient({ region }),
-    sns: new SNSClient({ region }),
-    events: new EventBridgeClient({ region }),
-  };
   return {
-    settings: {
-      tableName,
-      topicArn: 'arn:aws:sns:eu-west-1:111122223333:karpenter-doctor-findings',
-      eventBusName: 'default',
-      eventSource: 'io.karpenter-doctor',
-      clusters: [{ name: 'prod' }],
-      policy: DEFAULT_POLICY,
-      enrichBudgetMs: 5_000,
-    },
-    clients,
-    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
-    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    settings: testSettings(tableName),
+    clients: testClients(dynamo.doc),
+    ...testObservability(),
     now: () => clock,
     sleep: async () => undefined,
     ...overrides,

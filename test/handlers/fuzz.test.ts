@@ -1,7 +1,4 @@
 import { gzipSync } from 'node:zlib';
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient, ListNodegroupsCommand } from '@aws-sdk/client-eks';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
@@ -9,10 +6,9 @@ import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-ser
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
-import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { loadSamples } from '../helpers';
+import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
 /**
@@ -50,29 +46,10 @@ beforeAll(async () => {
     FailedEntryCount: 0,
     Entries: input.Entries.map(() => ({ EventId: 'e' })),
   }));
-  const region = 'eu-west-1';
-  const clients: AwsClients = {
-    dynamo: dynamo.doc,
-    ec2: new EC2Client({ region }),
-    eks: new EKSClient({ region }),
-    autoScaling: new AutoScalingClient({ region }),
-    serviceQuotas: new ServiceQuotasClient({ region }),
-    sns: new SNSClient({ region }),
-    events: new EventBridgeClient({ region }),
-  };
   deps = {
-    settings: {
-      tableName: await dynamo.createTable(),
-      topicArn: 'arn:aws:sns:eu-west-1:111122223333:findings',
-      eventBusName: 'default',
-      eventSource: 'io.karpenter-doctor',
-      clusters: [{ name: 'prod' }],
-      policy: DEFAULT_POLICY,
-      enrichBudgetMs: 1_000,
-    },
-    clients,
-    logger: new Logger({ serviceName: 'fuzz', logLevel: 'SILENT' }),
-    metrics: new Metrics({ namespace: 'Fuzz', serviceName: 'fuzz' }),
+    settings: { ...testSettings(await dynamo.createTable()), enrichBudgetMs: 1_000 },
+    clients: testClients(dynamo.doc),
+    ...testObservability('fuzz'),
     now: () => Date.parse('2026-11-28T03:00:00Z'),
     sleep: async () => undefined,
   };

@@ -1,10 +1,5 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
-import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
-import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
@@ -13,7 +8,7 @@ import type { Incident } from '../../lambdas/core/aggregate';
 import type { Finding } from '../../lambdas/core/finding';
 import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
-import type { AwsClients } from '../../lambdas/shared/aws-clients';
+import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
 const ec2 = mockClient(EC2Client);
@@ -69,30 +64,10 @@ beforeEach(async () => {
 });
 
 function deps(): HeadroomDeps {
-  const region = 'eu-west-1';
-  const clients: AwsClients = {
-    dynamo: dynamo.doc,
-    ec2: new EC2Client({ region }),
-    eks: new EKSClient({ region }),
-    autoScaling: new AutoScalingClient({ region }),
-    serviceQuotas: new ServiceQuotasClient({ region }),
-    sns: new SNSClient({ region }),
-    events: new EventBridgeClient({ region }),
-  };
   return {
-    settings: {
-      tableName,
-      topicArn: 'arn:aws:sns:eu-west-1:111122223333:findings',
-      eventBusName: 'default',
-      eventSource: 'io.karpenter-doctor',
-      clusters: [{ name: 'prod' }],
-      policy: DEFAULT_POLICY,
-      enrichBudgetMs: 5_000,
-      thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
-    },
-    clients,
-    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
-    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    settings: { ...testSettings(tableName), thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 } },
+    clients: testClients(dynamo.doc),
+    ...testObservability(),
     now: () => clock,
     sleep: async () => undefined,
   };

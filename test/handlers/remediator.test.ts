@@ -1,5 +1,3 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import {
   AutoScalingClient,
   DescribeAutoScalingGroupsCommand,
@@ -25,12 +23,11 @@ import 'aws-sdk-client-mock-jest';
 import type { RemediationSettings } from '../../lambdas/adapters/remediator';
 import type { FindingContext } from '../../lambdas/core/context';
 import { buildFinding } from '../../lambdas/core/finding';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import type { RemediationReport } from '../../lambdas/core/remediation';
 import type { RuleId } from '../../lambdas/core/catalog';
 import type { Entities } from '../../lambdas/core/model';
 import { remediate, type RemediatorDeps } from '../../lambdas/handlers/remediator';
-import type { AwsClients } from '../../lambdas/shared/aws-clients';
+import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
 const ec2 = mockClient(EC2Client);
@@ -72,30 +69,10 @@ const OFF: RemediationSettings = {
 };
 
 function deps(remediation: Partial<RemediationSettings>): RemediatorDeps {
-  const region = 'eu-west-1';
-  const clients: AwsClients = {
-    dynamo: dynamo.doc,
-    ec2: new EC2Client({ region }),
-    eks: new EKSClient({ region }),
-    autoScaling: new AutoScalingClient({ region }),
-    serviceQuotas: new ServiceQuotasClient({ region }),
-    sns: new SNSClient({ region }),
-    events: new EventBridgeClient({ region }),
-  };
   return {
-    settings: {
-      tableName,
-      topicArn: 'arn:aws:sns:eu-west-1:111122223333:findings',
-      eventBusName: 'default',
-      eventSource: 'io.karpenter-doctor',
-      clusters: [{ name: 'prod' }],
-      policy: DEFAULT_POLICY,
-      enrichBudgetMs: 5_000,
-      remediation: { ...OFF, ...remediation },
-    },
-    clients,
-    logger: new Logger({ serviceName: 'test', logLevel: 'SILENT' }),
-    metrics: new Metrics({ namespace: 'Test', serviceName: 'test' }),
+    settings: { ...testSettings(tableName), remediation: { ...OFF, ...remediation } },
+    clients: testClients(dynamo.doc),
+    ...testObservability(),
     now: () => clock,
     sleep: async () => undefined,
   };
