@@ -7,11 +7,11 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
-import { bundledFunction, grantPublishing } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
 export interface AnalyzerCluster {
@@ -107,11 +107,11 @@ export class AnalyzerFunction extends Construct {
     this.role = role;
     this.logGroup = lambda.logGroup;
 
-    this.failureQueue = new Queue(this, 'FailureQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
+    this.failureQueue = deadLetterQueue(
+      this,
+      'FailureQueue',
+      "the analyzer's asynchronous invocations (its on-failure destination, with the error of every delivery that failed all retries)",
+    );
     fn.configureAsyncInvoke({
       retryAttempts: props.retryAttempts ?? 2,
       maxEventAge: props.maxEventAge ?? Duration.hours(6),
@@ -183,13 +183,6 @@ export class AnalyzerFunction extends Construct {
       ],
       true,
     );
-    NagSuppressions.addResourceSuppressions(this.failureQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason:
-          "This queue is the analyzer's on-failure destination: it is the dead-letter queue, with the error of every delivery that failed all retries. A DLQ of its own would add nothing.",
-      },
-    ]);
   }
 }
 

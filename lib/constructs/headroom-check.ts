@@ -8,12 +8,12 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, grantPublishing } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
@@ -106,17 +106,7 @@ export class HeadroomCheck extends Construct {
       true,
     );
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: "This queue is the dead-letter queue of the headroom schedule's target; it needs none of its own.",
-      },
-    ]);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
     const schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },

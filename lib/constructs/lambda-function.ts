@@ -8,6 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
 const ROOT = join(__dirname, '..', '..');
@@ -110,4 +111,20 @@ export function grantPublishing(role: IRole, outputs: Outputs): void {
   role.addToPrincipalPolicy(
     new PolicyStatement({ sid: 'PutEvents', actions: ['events:PutEvents'], resources: [outputs.eventBus.eventBusArn] }),
   );
+}
+
+/**
+ * An encrypted (SSE-SQS), TLS-only queue that keeps for 14 days what `of` could not deliver. cdk-nag's
+ * SQS3 asks every queue for a dead-letter queue of its own; this one is the dead-letter queue.
+ */
+export function deadLetterQueue(scope: Construct, id: string, of: string): Queue {
+  const queue = new Queue(scope, id, {
+    encryption: QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  NagSuppressions.addResourceSuppressions(queue, [
+    { id: 'AwsSolutions-SQS3', reason: `This queue is the dead-letter queue of ${of}; it needs none of its own.` },
+  ]);
+  return queue;
 }

@@ -7,12 +7,12 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
-import { Queue, QueueEncryption, type IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, grantPublishing } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
 
 type Mode = 'off' | 'dry-run' | 'apply';
 
@@ -197,17 +197,7 @@ export class Remediation extends Construct {
     }
     NagSuppressions.addResourceSuppressions(role, suppressions, true);
 
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    NagSuppressions.addResourceSuppressions(this.deadLetterQueue, [
-      {
-        id: 'AwsSolutions-SQS3',
-        reason: "This queue is the dead-letter queue of the remediation rule's target; it needs none of its own.",
-      },
-    ]);
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the remediation rule's target");
 
     this.rule = new Rule(this, 'Rule', {
       eventBus: props.eventBus,
