@@ -11,6 +11,8 @@ import {
 export interface RawMessage {
   message: string;
   origin: RecordOrigin;
+  /** Identifies the stream when messages share one object for it (a subscription document). */
+  stream?: object;
 }
 
 /** Continuations are joined up to this size; a record never grows past it. */
@@ -33,14 +35,18 @@ export function* assembleRecords(messages: Iterable<RawMessage>, prefilter?: Pre
   let pending: RawMessage | undefined;
   const describe: DescribeContext = {};
   for (const raw of messages) {
-    const sameStream = pending !== undefined && sameStreamOf(pending.origin, raw.origin);
+    const sameStream = pending !== undefined && sameStreamOf(pending, raw);
     if (
       pending &&
       sameStream &&
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
-      pending = { message: `${withoutTrailingNewlines(pending.message)}\n${raw.message}`, origin: pending.origin };
+      pending = {
+        message: `${withoutTrailingNewlines(pending.message)}\n${raw.message}`,
+        origin: pending.origin,
+        stream: pending.stream,
+      };
       continue;
     }
     if (pending) {
@@ -72,5 +78,9 @@ function isBlank(text: string): boolean {
   return true;
 }
 
-const sameStreamOf = (a: RecordOrigin, b: RecordOrigin): boolean =>
-  a.file === b.file && a.logGroup === b.logGroup && a.logStream === b.logStream;
+function sameStreamOf(a: RawMessage, b: RawMessage): boolean {
+  if (a.stream !== undefined && a.stream === b.stream) return true;
+  const x = a.origin;
+  const y = b.origin;
+  return x.file === y.file && x.logGroup === y.logGroup && x.logStream === y.logStream;
+}

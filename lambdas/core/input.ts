@@ -1,5 +1,13 @@
 import type { RawMessage } from './assemble';
-import { decodeSubscriptionData, isObject, toSubscriptionDocument, tryJson, type SubscriptionDocument } from './decode';
+import {
+  decodeSubscriptionData,
+  isObject,
+  toSubscriptionDocument,
+  tryJson,
+  type CloudWatchLogEvent,
+  type SubscriptionDocument,
+} from './decode';
+import type { RecordOrigin } from './model';
 
 /** What reading one input found, beside the messages themselves. */
 export interface InputStats {
@@ -83,14 +91,33 @@ export function fromDocument(document: SubscriptionDocument, stats: InputStats):
   const { logGroup, logStream, logEvents } = document;
   return {
     *[Symbol.iterator]() {
-      for (const event of logEvents) {
-        yield {
-          message: event.message,
-          origin: { logGroup, logStream, eventId: event.id, timestampMs: event.timestamp },
-        };
-      }
+      for (const event of logEvents) yield new CloudWatchMessage(event, logGroup, logStream, document);
     },
   };
+}
+
+/** A CloudWatch log event as a message; its origin is built only if the record is kept. */
+class CloudWatchMessage implements RawMessage {
+  readonly message: string;
+
+  constructor(
+    private readonly event: CloudWatchLogEvent,
+    private readonly logGroup: string,
+    private readonly logStream: string,
+    /** All messages of one document share its stream. */
+    readonly stream: object,
+  ) {
+    this.message = event.message;
+  }
+
+  get origin(): RecordOrigin {
+    return {
+      logGroup: this.logGroup,
+      logStream: this.logStream,
+      eventId: this.event.id,
+      timestampMs: this.event.timestamp,
+    };
+  }
 }
 
 function malformed(stats: InputStats, reason: string): RawMessage[] {
