@@ -122,13 +122,8 @@ export class Remediator {
     const groups = finding.context.nodegroups ?? [];
     const chosen = groups.find((g) => g.remediationOptIn) ?? groups[0];
     if (!chosen) {
-      return report(
-        finding,
-        action,
-        mode,
-        'skipped',
-        'the finding names no node group: the analyzer could not read the node groups of the cluster',
-      );
+      const why = 'the finding names no node group: the analyzer could not read the node groups of the cluster';
+      return report(finding, action, mode, 'skipped', why);
     }
     const group =
       chosen.kind === 'managed'
@@ -137,41 +132,23 @@ export class Remediator {
     const plan = planRaise(group, this.settings.raiseSystemNodegroup.maxMinSize);
     const target = `${group.kind === 'managed' ? 'node group' : 'Auto Scaling group'} ${group.name}`;
     const before = { minSize: group.minSize, desiredSize: group.desiredSize, maxSize: group.maxSize };
-    if (plan.minSize === undefined)
-      return { ...report(finding, action, mode, 'skipped', `nothing to raise: ${plan.reason}`), target, before };
-
-    const after = { minSize: plan.minSize, desiredSize: plan.desiredSize ?? group.desiredSize, maxSize: group.maxSize };
-    const commands = raiseCommands(group, plan, finding.region);
-    const autoscaler = group.clusterAutoscaler ? ' Desired capacity is left to the Cluster Autoscaler.' : '';
-    if (mode === 'dry-run') {
-      return {
-        ...report(
-          finding,
-          action,
-          mode,
-          'planned',
-          `would raise the minimum of ${target} from ${group.minSize} to ${plan.minSize}.${autoscaler}`,
-        ),
-        target,
-        before,
-        after,
-        commands,
-      };
+    if (plan.minSize === undefined) {
+      return report(finding, action, mode, 'skipped', `nothing to raise: ${plan.reason}`, { target, before });
     }
+
+    const details = {
+      target,
+      before,
+      after: { minSize: plan.minSize, desiredSize: plan.desiredSize ?? group.desiredSize, maxSize: group.maxSize },
+      commands: raiseCommands(group, plan, finding.region),
+    };
+    const raise = `the minimum of ${target} from ${group.minSize} to ${plan.minSize}`;
+    const autoscaler = group.clusterAutoscaler ? ' Desired capacity is left to the Cluster Autoscaler.' : '';
+    if (mode === 'dry-run')
+      return report(finding, action, mode, 'planned', `would raise ${raise}.${autoscaler}`, details);
     if (!group.optIn) {
-      return {
-        ...report(
-          finding,
-          action,
-          mode,
-          'skipped',
-          `${target} does not carry the opt-in tag ${OPT_IN_TAG}=true; the change was not made.`,
-        ),
-        target,
-        before,
-        after,
-        commands,
-      };
+      const why = `${target} does not carry the opt-in tag ${OPT_IN_TAG}=true; the change was not made.`;
+      return report(finding, action, mode, 'skipped', why, details);
     }
     if (group.kind === 'managed') {
       const response = await this.clients.eks.send(
@@ -182,19 +159,8 @@ export class Remediator {
           clientRequestToken: `${finding.findingId}-min${plan.minSize}`,
         }),
       );
-      return {
-        ...report(
-          finding,
-          action,
-          mode,
-          'applied',
-          `raised the minimum of ${target} from ${group.minSize} to ${plan.minSize} (EKS update ${response.update?.id ?? 'submitted'}).${autoscaler}`,
-        ),
-        target,
-        before,
-        after,
-        commands,
-      };
+      const update = response.update?.id ?? 'submitted';
+      return report(finding, action, mode, 'applied', `raised ${raise} (EKS update ${update}).${autoscaler}`, details);
     }
     await this.clients.autoScaling.send(
       new UpdateAutoScalingGroupCommand({
@@ -203,19 +169,7 @@ export class Remediator {
         DesiredCapacity: plan.desiredSize,
       }),
     );
-    return {
-      ...report(
-        finding,
-        action,
-        mode,
-        'applied',
-        `raised the minimum of ${target} from ${group.minSize} to ${plan.minSize}.${autoscaler}`,
-      ),
-      target,
-      before,
-      after,
-      commands,
-    };
+    return report(finding, action, mode, 'applied', `raised ${raise}.${autoscaler}`, details);
   }
 
   private async managedGroup(cluster: string, name: string): Promise<GroupState> {
@@ -281,59 +235,33 @@ export class Remediator {
     const desired = quotaTarget(current, cap);
     const before = { value: current };
     if (desired === undefined) {
-      return {
-        ...report(finding, action, mode, 'skipped', `${target} is ${current}, already at the configured cap of ${cap}`),
-        target,
-        before,
-      };
+      const why = `${target} is ${current}, already at the configured cap of ${cap}`;
+      return report(finding, action, mode, 'skipped', why, { target, before });
     }
     const history = await this.clients.serviceQuotas.send(
       new ListRequestedServiceQuotaChangeHistoryByQuotaCommand({ ServiceCode: 'ec2', QuotaCode: code }),
     );
     const open = (history.RequestedQuotas ?? []).find((r) => r.Status && OPEN_REQUEST_STATUSES.has(r.Status));
     if (open) {
-      return {
-        ...report(
-          finding,
-          action,
-          mode,
-          'skipped',
-          `a request for ${target} is already ${open.Status} (${open.Id ?? 'no id'}, desired ${open.DesiredValue ?? '?'})`,
-        ),
-        target,
-        before,
-      };
+      const why = `a request for ${target} is already ${open.Status} (${open.Id ?? 'no id'}, desired ${open.DesiredValue ?? '?'})`;
+      return report(finding, action, mode, 'skipped', why, { target, before });
     }
     const regionArg = finding.region ? ` --region ${shellArg(finding.region)}` : '';
-    const commands = [
-      `aws service-quotas request-service-quota-increase --service-code ec2 --quota-code ${code} --desired-value ${desired}${regionArg}`,
-    ];
-    const after = { value: desired };
-    if (mode === 'dry-run') {
-      return {
-        ...report(finding, action, mode, 'planned', `would ask to raise ${target} from ${current} to ${desired}`),
-        target,
-        before,
-        after,
-        commands,
-      };
-    }
-    const response = await this.clients.serviceQuotas.send(
-      new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'ec2', QuotaCode: code, DesiredValue: desired }),
-    );
-    return {
-      ...report(
-        finding,
-        action,
-        mode,
-        'applied',
-        `asked to raise ${target} from ${current} to ${desired} (request ${response.RequestedQuota?.Id ?? 'submitted'}, ${response.RequestedQuota?.Status ?? 'PENDING'})`,
-      ),
+    const details = {
       target,
       before,
-      after,
-      commands,
+      after: { value: desired },
+      commands: [
+        `aws service-quotas request-service-quota-increase --service-code ec2 --quota-code ${code} --desired-value ${desired}${regionArg}`,
+      ],
     };
+    const raise = `${target} from ${current} to ${desired}`;
+    if (mode === 'dry-run') return report(finding, action, mode, 'planned', `would ask to raise ${raise}`, details);
+    const { RequestedQuota } = await this.clients.serviceQuotas.send(
+      new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'ec2', QuotaCode: code, DesiredValue: desired }),
+    );
+    const request = `request ${RequestedQuota?.Id ?? 'submitted'}, ${RequestedQuota?.Status ?? 'PENDING'}`;
+    return report(finding, action, mode, 'applied', `asked to raise ${raise} (${request})`, details);
   }
 
   /** Plan only, whatever the mode: no role of the stack may associate a VPC CIDR. */
@@ -369,30 +297,23 @@ export class Remediator {
     const primary = vpc?.CidrBlock;
     const vpcCidrs = primary ? [primary, ...associated.filter((c) => c !== primary)] : associated;
     const plan = planSubnetCapacity({ vpcId, vpcCidrs, zones });
+    const target = `VPC ${vpcId}`;
     if (plan.candidates.length === 0) {
-      return {
-        ...report(finding, action, 'dry-run', 'skipped', `no secondary CIDR can be planned: ${plan.blocked}`),
-        target: `VPC ${vpcId}`,
-        plan,
-      };
+      const why = `no secondary CIDR can be planned: ${plan.blocked}`;
+      return report(finding, action, 'dry-run', 'skipped', why, { target, plan });
     }
     const clusterSg = await this.clusterSecurityGroup(finding.cluster);
     const eniConfigs = eniConfigYaml(
       plan.subnets.map((s) => ({ availabilityZone: s.availabilityZone, subnetId: `<subnet-id-of-${s.cidr}>` })),
       [clusterSg ?? '<cluster-security-group-id>'],
     );
-    return {
-      ...report(
-        finding,
-        action,
-        'dry-run',
-        'planned',
-        `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} subnet(s) of ${plan.subnets[0]?.usableIps ?? 0} usable IPs each (one per zone); never applied automatically`,
-      ),
-      target: `VPC ${vpcId}`,
+    const usable = plan.subnets[0]?.usableIps ?? 0;
+    const summary = `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} subnet(s) of ${usable} usable IPs each (one per zone); never applied automatically`;
+    return report(finding, action, 'dry-run', 'planned', summary, {
+      target,
       commands: subnetPlanCommands(plan, finding.cluster, settings.discoveryTagKey, finding.region),
       plan: { ...plan, eniConfigs },
-    };
+    });
   }
 
   private async clusterSecurityGroup(cluster: string): Promise<string | undefined> {
@@ -409,12 +330,14 @@ function hasTag(group: AutoScalingGroup, key: string): boolean {
   return (group.Tags ?? []).some((t) => t.Key === key);
 }
 
+/** A report of one action on one finding; `details` adds the target, before/after and commands. */
 function report(
   finding: Finding,
   action: ActionId,
   mode: RemediationMode,
   outcome: RemediationReport['outcome'],
   summary: string,
+  details: Partial<Pick<RemediationReport, 'target' | 'before' | 'after' | 'commands' | 'plan'>> = {},
 ): RemediationReport {
   return {
     schemaVersion: '1',
@@ -427,5 +350,6 @@ function report(
     outcome,
     summary,
     commands: [],
+    ...details,
   };
 }
