@@ -1,0 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers';
+import { runCli } from '../support/cli';
+
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+describe('README', () => {
+  it('shows the real output of the command it names', async () => {
+    const heading = /Real output \(`npx karpenter-doctor (analyze [^`]+)`, first finding\):\n\n```\n([\s\S]*?)```/.exec(
+      readme,
+    );
+    expect(heading).not.toBeNull();
+    const argv = heading![1]!.split(' ');
+    const { stdout } = await runCli(argv);
+    expect(stdout.startsWith(heading![2]!)).toBe(true);
+  });
+
+  it('names only npm scripts that exist', () => {
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts,
+    );
+    const named = [...readme.matchAll(/npm run ([a-z:]+)/g)].map((m) => m[1]!);
+    expect(named.filter((name) => !scripts.includes(name))).toEqual([]);
+  });
+});
