@@ -32,6 +32,7 @@ import { errorMessage } from '../core/decode';
 import { ec2QuotaFor } from '../core/diagnose';
 import type { Entities } from '../core/model';
 import { truncate } from '../core/sanitize';
+import { OPT_IN_TAG } from '../shared/env-names';
 
 /** SDK clients of the enrichment; created once per execution environment and injected. */
 export interface EnrichmentClients {
@@ -84,7 +85,6 @@ export const DEFAULT_VPC_CIDR_QUOTA = 5;
 /** Node groups described per cluster; more would not fit one notification anyway. */
 const MAX_NODEGROUPS = 10;
 const MAX_PAGES = 10;
-export const OPT_IN_TAG = 'karpenter-doctor/remediate';
 
 type Result<T> = { ok: true; value: T } | { ok: false; error: EnrichmentError };
 
@@ -343,7 +343,7 @@ export class Enricher {
             healthIssues: (group?.health?.issues ?? []).map((i) =>
               truncate(`${i.code ?? 'Unknown'}${i.message ? `: ${i.message}` : ''}`, 200),
             ),
-            remediationOptIn: group?.tags?.[OPT_IN_TAG] === 'true',
+            remediationOptIn: optedIn(group?.tags),
           };
           return facts;
         }),
@@ -498,9 +498,16 @@ function selfManagedFacts(group: AutoScalingGroup): NodegroupFacts {
     desiredSize: group.DesiredCapacity,
     maxSize: group.MaxSize,
     instances: group.Instances?.length,
-    remediationOptIn: (group.Tags ?? []).some((t) => t.Key === OPT_IN_TAG && t.Value === 'true'),
+    remediationOptIn: asgOptedIn(group),
   };
 }
+
+/** A managed node group (tags as a map) carries the remediation opt-in tag. */
+export const optedIn = (tags: Record<string, string> | undefined): boolean => tags?.[OPT_IN_TAG] === 'true';
+
+/** An Auto Scaling group (tags as a list) carries the remediation opt-in tag. */
+export const asgOptedIn = (group: AutoScalingGroup): boolean =>
+  (group.Tags ?? []).some((t) => t.Key === OPT_IN_TAG && t.Value === 'true');
 
 const THROTTLING = new Set(['RequestLimitExceeded', 'ThrottlingException', 'Throttling', 'TooManyRequestsException']);
 

@@ -24,7 +24,8 @@ import {
   type RemediationMode,
   type RemediationReport,
 } from '../core/remediation';
-import { OPT_IN_TAG, type ClusterSettings, type EnrichmentClients } from './enrich';
+import { OPT_IN_TAG } from '../shared/env-names';
+import { asgOptedIn, optedIn, type ClusterSettings, type EnrichmentClients } from './enrich';
 import type { IncidentStore } from './incident-store';
 
 /** Mode and caps per action, from the configuration. */
@@ -187,7 +188,7 @@ export class Remediator {
       minSize: nodegroup?.scalingConfig?.minSize ?? 0,
       desiredSize: nodegroup?.scalingConfig?.desiredSize ?? 0,
       maxSize: nodegroup?.scalingConfig?.maxSize ?? 0,
-      optIn: nodegroup?.tags?.[OPT_IN_TAG] === 'true',
+      optIn: optedIn(nodegroup?.tags),
       clusterAutoscaler:
         nodegroup?.tags?.[CLUSTER_AUTOSCALER_TAG] !== undefined || asgs.some((a) => hasTag(a, CLUSTER_AUTOSCALER_TAG)),
     };
@@ -202,7 +203,7 @@ export class Remediator {
       minSize: group.MinSize ?? 0,
       desiredSize: group.DesiredCapacity ?? 0,
       maxSize: group.MaxSize ?? 0,
-      optIn: (group.Tags ?? []).some((t) => t.Key === OPT_IN_TAG && t.Value === 'true'),
+      optIn: asgOptedIn(group),
       clusterAutoscaler: hasTag(group, CLUSTER_AUTOSCALER_TAG),
     };
   }

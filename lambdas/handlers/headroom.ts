@@ -67,6 +67,8 @@ export async function checkHeadroom(
   const due: Due[] = [];
   const contexts = new Map<string, FindingContext>();
   const stillLow = new Set<string>();
+  /** Since when each cluster checked this run has been healthy: the sweep reads it here, not again. */
+  const healthySinceOf = new Map<string, number>();
 
   for (const { name: cluster } of settings.clusters) {
     const read = await enricher.karpenterSubnets(cluster, DESCRIBE_BUDGET_MS);
@@ -114,9 +116,10 @@ export async function checkHeadroom(
     recordSubnetMetrics(metrics, cluster, assessed);
 
     const low = assessed.filter((a) => a.verdict);
-    const health = await headroom.health(cluster);
     if (low.length === 0) {
-      await headroom.saveHealth({ cluster, lastCheckAt: now, healthySince: health?.healthySince ?? now });
+      const healthySince = (await headroom.health(cluster))?.healthySince ?? now;
+      healthySinceOf.set(cluster, healthySince);
+      await headroom.saveHealth({ cluster, lastCheckAt: now, healthySince });
       continue;
     }
     stillLow.add(cluster);
@@ -138,9 +141,11 @@ export async function checkHeadroom(
   }
 
   for (const state of await store.scanIncidents()) {
-    const health = state.rule === RULE ? await headroom.health(state.cluster) : undefined;
-    const healthyForWindow =
-      health?.healthySince !== undefined && now - health.healthySince >= settings.policy.resolveAfterMs;
+    const healthySince =
+      state.rule !== RULE || healthySinceOf.has(state.cluster) || stillLow.has(state.cluster)
+        ? healthySinceOf.get(state.cluster)
+        : (await headroom.health(state.cluster))?.healthySince; // a cluster no longer configured
+    const healthyForWindow = healthySince !== undefined && now - healthySince >= settings.policy.resolveAfterMs;
     const holdBack = state.rule === RULE && (stillLow.has(state.cluster) || !healthyForWindow);
     const action = sweepAction(state, now, settings.policy, holdBack);
     if (action === 'finish' && state.pending) {

@@ -27,6 +27,12 @@ export const FILTER_NAME_PREFIX = 'karpenter-doctor.';
 
 export const METRICS_NAMESPACE = 'KarpenterDoctor';
 
+/**
+ * The tag a node group or Auto Scaling group carries (value `true`) to let the remediator change it;
+ * the remediator checks it and its IAM policy is conditioned on it.
+ */
+export const OPT_IN_TAG = 'karpenter-doctor/remediate';
+
 /** The `source` of every event karpenter-doctor puts; the remediation rule matches on it. */
 export const EVENT_SOURCE = 'io.karpenter-doctor';
 

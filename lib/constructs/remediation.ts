@@ -10,7 +10,7 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV } from '../../lambdas/shared/env-names';
+import { ENV, OPT_IN_TAG } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
 
@@ -35,9 +35,6 @@ export interface RemediationProps {
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
-
-/** The tag a node group or Auto Scaling group must carry before any change is applied to it. */
-export const OPT_IN_TAG_KEY = 'karpenter-doctor/remediate';
 
 const ACTION_IDS = {
   raiseSystemNodegroup: 'raise-system-nodegroup',
@@ -114,7 +111,7 @@ export class Remediation extends Construct {
             sid: 'RaiseOptedInManagedNodegroups',
             actions: ['eks:UpdateNodegroupConfig'],
             resources: nodegroupArns,
-            conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG_KEY}`]: 'true' } },
+            conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
           }),
         );
         role.addToPrincipalPolicy(
@@ -129,7 +126,7 @@ export class Remediation extends Construct {
                 arnFormat: ArnFormat.COLON_RESOURCE_NAME,
               }),
             ],
-            conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG_KEY}`]: 'true' } },
+            conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
           }),
         );
         suppressions.push({
