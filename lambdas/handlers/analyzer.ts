@@ -8,7 +8,7 @@ import { decodeSubscriptionData, isObject, type SubscriptionDocument } from '../
 import { emptyInputStats, fromDocument } from '../core/input';
 import type { AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../shared/env-names';
-import { PublishError, type InvocationContext } from '../shared/invocation';
+import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 
@@ -26,16 +26,9 @@ export interface AnalyzerResult {
 export { PublishError, type InvocationContext };
 
 /** Everything the analyzer needs from outside, injected so tests use mocks and a local table. */
-export interface AnalyzerDeps {
-  settings: AnalyzerSettings;
-  clients: AwsClients;
-  logger: Logger;
-  metrics: Metrics;
-  now: () => number;
+export interface AnalyzerDeps extends FunctionDeps<AnalyzerSettings> {
   /** Reused across warm invocations: its cache is what makes repeated Describe calls cheap. */
   enricher?: Enricher;
-  /** Backoff between PutEvents attempts. */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /**

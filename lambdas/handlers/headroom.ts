@@ -1,4 +1,3 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import { Enricher } from '../adapters/enrich';
 import { HeadroomStore } from '../adapters/headroom-store';
@@ -12,21 +11,15 @@ import { scopeOfArn } from '../core/events';
 import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds } from '../core/forecast';
 import { resolveIncident, sweepAction } from '../core/lifecycle';
 import type { Severity } from '../core/model';
-import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
+import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../shared/env-names';
-import { PublishError, type InvocationContext } from '../shared/invocation';
+import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from '../shared/notify-metrics';
 import { observability } from '../shared/observability';
 import { clusterSettingsOf, headroomSettings, type HeadroomSettings } from '../shared/settings';
 
-export interface HeadroomDeps {
-  settings: HeadroomSettings;
-  clients: AwsClients;
-  logger: Logger;
-  metrics: Metrics;
-  now: () => number;
+export interface HeadroomDeps extends FunctionDeps<HeadroomSettings> {
   enricher?: Enricher;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface HeadroomResult {

@@ -1,5 +1,4 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { IncidentStore } from '../adapters/incident-store';
 import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
@@ -7,20 +6,13 @@ import { errorMessage, isObject } from '../core/decode';
 import { DETAIL_TYPES, remediationEventOf } from '../core/events';
 import { parseFinding } from '../core/finding';
 import { remediationNotificationOf, type RemediationReport } from '../core/remediation';
-import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
+import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../shared/env-names';
-import { PublishError, type InvocationContext } from '../shared/invocation';
+import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
 import { clusterSettingsOf, remediatorSettings, type RemediatorSettings } from '../shared/settings';
 
-export interface RemediatorDeps {
-  settings: RemediatorSettings;
-  clients: AwsClients;
-  logger: Logger;
-  metrics: Metrics;
-  now: () => number;
-  sleep?: (ms: number) => Promise<void>;
-}
+export type RemediatorDeps = FunctionDeps<RemediatorSettings>;
 
 export interface RemediatorResult {
   outcome: 'ignored' | 'done';
