@@ -1,6 +1,6 @@
 import { AutoScalingClient, DescribeAutoScalingGroupsCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EKSClient, ListNodegroupsCommand } from '@aws-sdk/client-eks';
+import { DescribeNodegroupCommand, EKSClient, ListNodegroupsCommand } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
@@ -69,6 +69,29 @@ describe('karpenter-doctor analyze --enrich', () => {
 
     expect(stdout).toContain('subnet-0a1b2c3d4e5f60718 (eu-west-1a): 0 of 251 IPs free');
     expect(stdout).toContain('ec2:DescribeVpcs: access denied (UnauthorizedOperation)');
+  });
+
+  it('uses the given discovery tag and system node group', async () => {
+    await run([
+      'analyze',
+      '--enrich',
+      '--region',
+      'eu-west-1',
+      '--cluster',
+      'demo',
+      '--discovery-tag',
+      'example.com/karpenter-subnets',
+      '--system-nodegroup',
+      'system',
+      'examples/karpenter-controller.log',
+      'examples/kubernetes-events.jsonl',
+    ]);
+
+    expect(ec2).toHaveReceivedCommandWith(DescribeSubnetsCommand, {
+      Filters: [{ Name: 'tag:example.com/karpenter-subnets', Values: ['demo'] }],
+    });
+    expect(eks).toHaveReceivedCommandWith(DescribeNodegroupCommand, { clusterName: 'demo', nodegroupName: 'system' });
+    expect(eks).not.toHaveReceivedCommand(ListNodegroupsCommand);
   });
 
   it('asks for a region instead of guessing one', async () => {

@@ -383,6 +383,37 @@ describe('KarpenterDoctorStack at scale', () => {
     template.resourceCountIs('AWS::Lambda::Function', 1);
   });
 
+  it("uses a cluster's own filter pattern for its log groups, and the default for the others", () => {
+    const { template } = synth(
+      parseConfig(
+        {
+          clusters: [
+            { name: 'a', logGroups: ['/a'], filterPattern: '?ERROR ?Warning' },
+            { name: 'b', logGroups: ['/b'] },
+          ],
+        },
+        'test',
+      ),
+    );
+
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/a',
+      FilterPattern: '?ERROR ?Warning',
+    });
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/b',
+      FilterPattern: Match.stringLikeRegexp('InsufficientFreeAddressesInSubnet'),
+    });
+  });
+
+  it('deletes the table with the stack when retainTable is false', () => {
+    const { template } = synth(
+      parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], retainTable: false }, 'test'),
+    );
+
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+  });
+
   it('creates a named event bus when one is configured', () => {
     const { template } = synth(
       parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], eventBusName: 'platform-alerts' }, 'test'),
