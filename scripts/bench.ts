@@ -21,6 +21,7 @@ import { emptyInputStats, fromDocument } from '../lambdas/core/input';
 import { parseMessage } from '../lambdas/core/parse';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';
 import { testClients, testObservability, testSettings } from '../test/support/aws';
+import { subnetExhaustionLine } from '../test/support/awslogs';
 import { startDynalite } from '../test/support/dynalite';
 
 const ROOT = join(__dirname, '..');
@@ -339,15 +340,7 @@ async function withAws(oneMbPayload: string, floorPerPayloadMs: number): Promise
     invokedFunctionArn: 'arn:aws:lambda:eu-west-1:111122223333:function:bench',
     getRemainingTimeInMillis: () => 60_000,
   };
-  const line = (subnet: string, i: number) =>
-    JSON.stringify({
-      level: 'ERROR',
-      time: '2026-11-28T02:20:49.824Z',
-      logger: 'controller',
-      message: 'failed launching nodeclaim',
-      NodeClaim: { name: `default-${i}` },
-      error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
-    });
+  const line = (subnet: string, i: number) => subnetExhaustionLine(subnet, `default-${i}`);
 
   const calls: string[] = [];
   for (const count of [1, 100, 10_000]) {

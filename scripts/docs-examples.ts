@@ -3,6 +3,7 @@ import type { FindingContext } from '../lambdas/core/context';
 import { zoneTotals } from '../lambdas/core/context';
 import { findingEventOf } from '../lambdas/core/events';
 import { buildFinding } from '../lambdas/core/finding';
+import { subnetExhaustionLine } from '../test/support/awslogs';
 import { chatNotificationOf, emailTextOf, snsNotificationOf, subjectOf } from '../lambdas/core/render-notification';
 
 /**
@@ -12,25 +13,14 @@ import { chatNotificationOf, emailTextOf, snsNotificationOf, subjectOf } from '.
  * keeps the files in sync; `npm run docs:examples` rewrites them).
  */
 export function docsExamples(): Record<string, string> {
-  const line = (subnet: string, claim: string, time: string) =>
-    JSON.stringify({
-      level: 'ERROR',
-      time,
-      logger: 'controller',
-      message: 'failed launching nodeclaim',
-      commit: '0871602',
-      controller: 'nodeclaim.lifecycle',
-      NodeClaim: { name: claim },
-      error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
-    });
   const origin = {
     logGroup: '/aws/containerinsights/prod/application',
     logStream: 'karpenter-6d8f7b9c54-8zr7n_karpenter_controller',
   };
   const messages = [
-    line('subnet-0a1b2c3d4e5f60718', 'default-79vdd', '2026-11-28T02:20:49.824Z'),
-    line('subnet-0a1b2c3d4e5f60718', 'default-rnjkk', '2026-11-28T02:20:55.689Z'),
-    line('subnet-0b2c3d4e5f6071829', 'default-stj8b', '2026-11-28T02:21:00.750Z'),
+    subnetExhaustionLine('subnet-0a1b2c3d4e5f60718', 'default-79vdd', '2026-11-28T02:20:49.824Z'),
+    subnetExhaustionLine('subnet-0a1b2c3d4e5f60718', 'default-rnjkk', '2026-11-28T02:20:55.689Z'),
+    subnetExhaustionLine('subnet-0b2c3d4e5f6071829', 'default-stj8b', '2026-11-28T02:21:00.750Z'),
   ].map((message, index) => ({
     message,
     origin: { ...origin, eventId: `3800000000000000000000000000000000000000000000000000000${index}` },

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/decode';
+import { controlMessageEvent } from '../support/awslogs';
 
 // The test vector published in the Powertools for AWS Lambda parser docs (reference/log-envelopes.md §1.2).
 const POWERTOOLS_VECTOR =
@@ -23,22 +24,7 @@ describe('decodeSubscriptionData', () => {
   });
 
   it('reads a CONTROL_MESSAGE as a control document with no data', () => {
-    const data = gzipSync(
-      JSON.stringify({
-        messageType: 'CONTROL_MESSAGE',
-        owner: 'CloudwatchLogs',
-        logGroup: '',
-        logStream: '',
-        subscriptionFilters: [],
-        logEvents: [
-          {
-            id: '',
-            timestamp: 1680683189085,
-            message: 'CWL CONTROL MESSAGE: Checking health of destination Firehose.',
-          },
-        ],
-      }),
-    ).toString('base64');
+    const data = controlMessageEvent().awslogs.data;
     const result = decodeSubscriptionData(data);
     expect(result.ok && result.document.messageType).toBe('CONTROL_MESSAGE');
   });

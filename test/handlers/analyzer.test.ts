@@ -11,7 +11,7 @@ import { findingIdOf } from '../../lambdas/core/aggregate';
 import type { Finding } from '../../lambdas/core/finding';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
-import { awslogsEvent, controlMessageEvent } from '../support/awslogs';
+import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
@@ -27,19 +27,6 @@ const SUBNET_B = 'subnet-0b2c3d4e5f6071829';
 const SUBNET_C = 'subnet-0c3d4e5f607182930';
 const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-analyzer';
 const T0 = Date.parse('2026-11-28T02:21:00Z');
-
-/** Karpenter v1 JSON line, as logged when a subnet has no free address left. */
-const subnetLine = (subnet: string, claim = 'default-79vdd') =>
-  JSON.stringify({
-    level: 'ERROR',
-    time: '2026-11-28T02:20:49.824Z',
-    logger: 'controller',
-    message: 'failed launching nodeclaim',
-    commit: '0871602',
-    controller: 'nodeclaim.lifecycle',
-    NodeClaim: { name: claim },
-    error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
-  });
 
 /** A real v0.37 line (shared samples, ref-014): the vCPU quota stops a GPU launch. */
 const QUOTA_LINE =
@@ -119,7 +106,7 @@ const eventEntries = (): PutEventsRequestEntry[] =>
 
 describe('analyzer handler', () => {
   it('publishes one notification and one event when the same payload is delivered twice', async () => {
-    const event = awslogsEvent([subnetLine(SUBNET_A), HEALTHY_LINE]);
+    const event = awslogsEvent([subnetExhaustionLine(SUBNET_A), HEALTHY_LINE]);
     const shared = deps();
 
     const first = await analyzeSubscription(event, context, shared);
@@ -135,7 +122,7 @@ describe('analyzer handler', () => {
   it('notifies once for 1,000 lines of one incident over 10 invocations and counts all of them', async () => {
     const shared = deps();
     for (let batch = 0; batch < 10; batch++) {
-      const lines = Array.from({ length: 100 }, (_, i) => subnetLine(SUBNET_A, `default-${batch}x${i}`));
+      const lines = Array.from({ length: 100 }, (_, i) => subnetExhaustionLine(SUBNET_A, `default-${batch}x${i}`));
       await analyzeSubscription(awslogsEvent(lines, { firstId: batch * 100 + 1 }), context, shared);
       clock += 60_000;
     }
@@ -150,9 +137,9 @@ describe('analyzer handler', () => {
 
   it('re-notifies naming both subnets when a second subnet runs dry in the same cluster', async () => {
     const shared = deps();
-    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 1 }), context, shared);
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)], { firstId: 1 }), context, shared);
     clock += 10 * 60_000;
-    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_B)], { firstId: 2 }), context, shared);
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_B)], { firstId: 2 }), context, shared);
 
     const [first, second] = published();
     expect(first?.status).toBe('open');
@@ -167,9 +154,13 @@ describe('analyzer handler', () => {
 
   it('does not re-notify an ongoing incident whose affected set did not grow', async () => {
     const shared = deps();
-    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 1 }), context, shared);
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)], { firstId: 1 }), context, shared);
     clock += 10 * 60_000;
-    const result = await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)], { firstId: 2 }), context, shared);
+    const result = await analyzeSubscription(
+      awslogsEvent([subnetExhaustionLine(SUBNET_A)], { firstId: 2 }),
+      context,
+      shared,
+    );
 
     expect(result.suppressed).toBe(1);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
@@ -185,7 +176,7 @@ describe('analyzer handler', () => {
       }),
     );
 
-    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)]), context, deps());
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)]), context, deps());
 
     const [finding] = published();
     expect(finding?.rule).toBe('subnet-ip-exhaustion');
@@ -196,7 +187,7 @@ describe('analyzer handler', () => {
   });
 
   it('adds live subnet, zone and VPC facts to a finding when the calls succeed', async () => {
-    await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A)]), context, deps());
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)]), context, deps());
 
     const [finding] = published();
     expect(finding?.context.subnets?.find((s) => s.subnetId === SUBNET_A)).toMatchObject({
@@ -221,7 +212,11 @@ describe('analyzer handler', () => {
       })
       .resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'evt-1' }] });
 
-    const result = await analyzeSubscription(awslogsEvent([subnetLine(SUBNET_A), QUOTA_LINE]), context, deps());
+    const result = await analyzeSubscription(
+      awslogsEvent([subnetExhaustionLine(SUBNET_A), QUOTA_LINE]),
+      context,
+      deps(),
+    );
 
     const calls = events.commandCalls(PutEventsCommand);
     expect(calls).toHaveLength(2);
@@ -236,7 +231,7 @@ describe('analyzer handler', () => {
       .on(PublishCommand)
       .rejectsOnce(new Error('KMS key is disabled'))
       .resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000002' });
-    const event = awslogsEvent([subnetLine(SUBNET_A)]);
+    const event = awslogsEvent([subnetExhaustionLine(SUBNET_A)]);
     const shared = deps();
 
     await expect(analyzeSubscription(event, context, shared)).rejects.toBeInstanceOf(PublishError);
@@ -293,12 +288,15 @@ describe('analyzer handler', () => {
 
   it('names the cluster after the subscription filter, then the Container Insights group', async () => {
     const byFilter = await analyzeSubscription(
-      awslogsEvent([subnetLine(SUBNET_A)], { filters: ['karpenter-doctor.payments'], logGroup: '/eks/karpenter' }),
+      awslogsEvent([subnetExhaustionLine(SUBNET_A)], {
+        filters: ['karpenter-doctor.payments'],
+        logGroup: '/eks/karpenter',
+      }),
       context,
       deps(),
     );
     const byGroup = await analyzeSubscription(
-      awslogsEvent([subnetLine(SUBNET_A)], {
+      awslogsEvent([subnetExhaustionLine(SUBNET_A)], {
         filters: ['someone-elses-filter'],
         logGroup: '/aws/containerinsights/batch/application',
         firstId: 9,
@@ -315,7 +313,7 @@ describe('analyzer handler', () => {
 describe('enrichment calls per batch', () => {
   it.each([1, 10_000])('makes one DescribeSubnets for %i lines about the same three subnets', async (count) => {
     const subnets = [SUBNET_A, SUBNET_B, SUBNET_C];
-    const lines = Array.from({ length: count }, (_, i) => subnetLine(subnets[i % 3]!, `default-${i}`));
+    const lines = Array.from({ length: count }, (_, i) => subnetExhaustionLine(subnets[i % 3]!, `default-${i}`));
 
     await analyzeSubscription(awslogsEvent(lines), context, deps());
 

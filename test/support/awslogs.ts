@@ -57,3 +57,16 @@ export function controlMessageEvent(): { awslogs: { data: string } } {
     },
   };
 }
+
+/** A Karpenter v1 JSON line, as logged when a subnet has no free address left for a NodeClaim. */
+export const subnetExhaustionLine = (subnet: string, claim = 'default-79vdd', time = '2026-11-28T02:20:49.824Z') =>
+  JSON.stringify({
+    level: 'ERROR',
+    time,
+    logger: 'controller',
+    message: 'failed launching nodeclaim',
+    commit: '0871602',
+    controller: 'nodeclaim.lifecycle',
+    NodeClaim: { name: claim },
+    error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
+  });
