@@ -1,0 +1,76 @@
+import type { FindingContext } from '../context';
+import type { Entities } from '../model';
+import { shellArg } from './shell';
+import type { DiagnoseInput } from './types';
+
+/** Entity accessors with placeholders, so every command is complete and clearly marked where unknown. */
+export class Facts {
+  constructor(readonly input: DiagnoseInput) {}
+
+  get cluster(): string {
+    return shellArg(this.input.cluster);
+  }
+
+  all(kind: keyof Entities): string[] {
+    return this.input.entities[kind] ?? [];
+  }
+
+  first(kind: keyof Entities, placeholder: string): string {
+    const value = this.all(kind)[0];
+    return value ? shellArg(value) : placeholder;
+  }
+
+  list(kind: keyof Entities, max = 5): string {
+    const values = this.all(kind);
+    if (values.length === 0) return '';
+    const shown = values.slice(0, max).join(', ');
+    return values.length > max ? `${shown} and ${values.length - max} more` : shown;
+  }
+
+  /** `namespace`, `kind`, `name` of the first workload, with placeholders. */
+  workload(): { namespace: string; kind: string; name: string; known: boolean } {
+    const workload = this.all('workloads')[0];
+    if (!workload) return { namespace: '<namespace>', kind: 'deployment', name: '<workload-name>', known: false };
+    const [namespace, kind, name] = workload.split('/') as [string, string, string];
+    return {
+      namespace: shellArg(namespace),
+      kind: kind === 'workload' ? 'deployment' : kind,
+      name: shellArg(name),
+      known: true,
+    };
+  }
+
+  pod(): { namespace: string; name: string } {
+    const pod = this.all('pods')[0];
+    if (!pod) return { namespace: '<namespace>', name: '<pod-name>' };
+    const slash = pod.indexOf('/');
+    return slash > 0
+      ? { namespace: shellArg(pod.slice(0, slash)), name: shellArg(pod.slice(slash + 1)) }
+      : { namespace: 'default', name: shellArg(pod) };
+  }
+
+  get region(): string {
+    return this.input.region ? ` --region ${shellArg(this.input.region)}` : '';
+  }
+
+  get occurrences(): number {
+    return this.input.occurrences;
+  }
+
+  get context(): FindingContext {
+    return this.input.context;
+  }
+
+  /** ` label a, b` when the entity is known, '' otherwise; a label of punctuation attaches to the word before. */
+  where(kind: keyof Entities, label: string): string {
+    const list = this.list(kind);
+    if (!list) return '';
+    return /^[:;,]/.test(label) ? `${label} ${list}` : ` ${label} ${list}`.replace(/ {2,}/g, ' ');
+  }
+
+  /** ` (a, b)` when the entity is known. */
+  paren(kind: keyof Entities, label = ''): string {
+    const list = this.list(kind);
+    return list ? ` (${label ? `${label} ` : ''}${list})` : '';
+  }
+}

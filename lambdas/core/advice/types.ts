@@ -1,0 +1,29 @@
+import type { FindingContext } from '../context';
+import type { Entities } from '../model';
+import type { RuleId } from '../rules/ids';
+
+/** An automatic remediation action (DESIGN §6); off unless the operator turns it on. */
+export type ActionId = 'raise-system-nodegroup' | 'request-quota-increase' | 'plan-subnet-capacity';
+
+export interface RemediationStep {
+  title: string;
+  detail: string;
+  commands: string[];
+  action?: ActionId;
+}
+
+/** What happened and why, the commands that fix it, and where to read more. */
+export interface Diagnosis {
+  diagnosis: string;
+  remediation: RemediationStep[];
+  docs: string[];
+}
+
+export interface DiagnoseInput {
+  rule: RuleId;
+  cluster: string;
+  region?: string;
+  entities: Entities;
+  occurrences: number;
+  context: FindingContext;
+}
