@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classify } from '../lambdas/core/classify';
 import { parseMessage } from '../lambdas/core/parse';
-import type { RuleId } from '../lambdas/core/catalog';
+import type { RuleId } from '../lambdas/core/rules';
 
 export const ROOT = join(__dirname, '..');
 export const fixture = (name: string): string => readFileSync(join(__dirname, 'fixtures', name), 'utf8');

@@ -17,7 +17,7 @@ import {
   type EKSClient,
 } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, type ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import type { RuleId } from '../core/catalog';
+import type { RuleId } from '../core/rules';
 import {
   usableIpsOf,
   zoneTotals,
@@ -29,7 +29,7 @@ import {
   type VpcFacts,
 } from '../core/context';
 import { errorMessage } from '../core/decode';
-import { ec2QuotaFor } from '../core/diagnose';
+import { ec2QuotaFor } from '../core/advice/quota';
 import type { Entities } from '../core/model';
 import { truncate } from '../core/sanitize';
 import { OPT_IN_TAG } from '../shared/env-names';

@@ -12,7 +12,9 @@ import {
 } from '@aws-sdk/client-service-quotas';
 import { planSubnetCapacity } from '../core/cidr-plan';
 import { errorMessage } from '../core/decode';
-import { ec2QuotaFor, shellArg, type ActionId } from '../core/diagnose';
+import { ec2QuotaFor } from '../core/advice/quota';
+import { shellArg } from '../core/advice/shell';
+import type { ActionId } from '../core/advice/types';
 import type { Finding } from '../core/finding';
 import {
   eniConfigYaml,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CATALOG, type RuleId } from './catalog';
+import { CATALOG, type RuleId } from './rules';
 import type { Entities, EntityKind, LogRecord, Signal } from './model';
 import { sanitizeLine } from './sanitize';
 

@@ -1,6 +1,6 @@
 import { Aggregator, type Incident } from './aggregate';
 import { assembleRecords, type Prefilter, type RawMessage } from './assemble';
-import type { RuleId } from './catalog';
+import type { RuleId } from './rules';
 import { classify, mayClassify } from './classify';
 
 /** Counts of one analysis run: what was read and what it showed. */

@@ -1,19 +1,28 @@
-import type { RuleId } from './catalog';
 import { extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from './model';
+import { LOG_RULES, type RuleId } from './rules';
+import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
+import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { SubstringMatcher } from './substring-matcher';
-import { CONDITION_RULES, CONDITION_TO_FALSE, RULE_MATCHERS, SCHEDULING_FAILURE_FRAGMENTS } from './rules';
+
+/** Each log rule's recognition under its id: the data every index below is built from (lambdas/core/rules). */
+const RULE_MATCHERS = LOG_RULES.map(({ info, recognition }) => ({ rule: info.id, ...recognition }));
 
 /** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
-const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set([
-  'scheduling-affinity-topology',
-  'scheduling-insufficient-resources',
-  'scheduling-untolerated-taint',
-  'scheduling-node-selector-mismatch',
-  'incompatible-requirements',
-  'volume-zone-conflict',
-  'nodepool-limits-exceeded',
-]);
+const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set(
+  RULE_MATCHERS.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule),
+);
+
+/** A status condition transition to False (Karpenter v1 Events); transitions to True or Unknown are healthy. */
+export const CONDITION_TO_FALSE = /type: ([a-z]{1,40}), status: [a-z]{1,10} -> false/;
+
+/** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
+const CONDITIONS = groupBy(
+  RULE_MATCHERS.flatMap((matcher) =>
+    (matcher.conditions ?? []).map(({ type, kinds }) => ({ rule: matcher.rule, type, kinds })),
+  ),
+  ({ type }) => type,
+);
 
 /**
  * All fragments of all rules, found in one pass over a record by one automaton (nested and
@@ -113,10 +122,8 @@ export function classify(record: LogRecord): Signal[] {
   }
   if (hits.has('-> false')) {
     const condition = CONDITION_TO_FALSE.exec(text)?.[1];
-    const kind = record.event?.object?.kind?.toLowerCase();
-    if (condition === 'ready')
-      rules.add(kind === 'nodeclaim' || kind === 'node' ? 'node-not-ready' : 'nodeclass-not-ready');
-    else if (condition && CONDITION_RULES[condition]) rules.add(CONDITION_RULES[condition]);
+    const rule = condition ? conditionRule(condition, record.event?.object?.kind?.toLowerCase()) : undefined;
+    if (rule) rules.add(rule);
   }
   dropGenericCapacityWrapper(rules, hits);
   if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
@@ -145,17 +152,21 @@ function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string
   if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
 }
 
-const SPECIFIC_CAPACITY_CAUSES: readonly RuleId[] = [
-  'ec2-quota-exceeded',
-  'subnet-ip-exhaustion',
-  'prefix-delegation-fragmentation',
-  'launch-template-or-ami-error',
-  'aws-permission-denied',
-];
+const SPECIFIC_CAPACITY_CAUSES: readonly RuleId[] = RULE_MATCHERS.filter((m) => m.refinesCapacityWrapper).map(
+  (m) => m.rule,
+);
 const CAPACITY_FRAGMENTS = new Set(
   RULE_MATCHERS.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
 );
-const GENERIC_CAPACITY = new Set(['insufficient capacity', 'insufficientcapacity']);
+const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
+
+/** The rule a condition type turning False means: the entry for the object's kind, else the kind-less one. */
+function conditionRule(type: string, kind: string | undefined): RuleId | undefined {
+  const entries = CONDITIONS.get(type) ?? [];
+  return (
+    entries.find((entry) => kind !== undefined && entry.kinds?.includes(kind)) ?? entries.find((entry) => !entry.kinds)
+  )?.rule;
+}
 
 function scanFragments(text: string): Set<string> {
   return FRAGMENT_MATCHER.findAll(text);

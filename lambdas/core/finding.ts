@@ -1,7 +1,7 @@
+import type { RemediationStep } from './advice/types';
 import type { Incident, Evidence } from './aggregate';
-import { CATALOG, RULE_IDS, type RuleId } from './catalog';
+import { CATALOG, diagnose, RULE_IDS, type RuleId } from './rules';
 import { emptyContext, type FindingContext } from './context';
-import { diagnose, type RemediationStep } from './diagnose';
 import type { Entities, Severity } from './model';
 
 export type FindingStatus = 'open' | 'ongoing' | 'resolved';

@@ -94,5 +94,5 @@ export interface Signal {
   record: LogRecord;
 }
 
-export type { RuleId } from './catalog';
-import type { RuleId } from './catalog';
+export type { RuleId } from './rules/ids';
+import type { RuleId } from './rules/ids';

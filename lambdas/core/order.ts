@@ -1,4 +1,4 @@
-import { RULE_IDS, type RuleId } from './catalog';
+import { RULE_IDS, type RuleId } from './rules';
 
 const POSITION = new Map<RuleId, number>(RULE_IDS.map((id, index) => [id, index]));
 

@@ -1,6 +1,6 @@
 import type { CidrPlan } from './cidr-plan';
-import type { ActionId } from './diagnose';
-import { shellArg } from './diagnose';
+import type { ActionId } from './advice/types';
+import { shellArg } from './advice/shell';
 import type { Finding } from './finding';
 import { MAX_SUBJECT_CHARS } from './render-notification';
 import { asciiOnly, codeSafe, escapeMarkdown, truncate } from './sanitize';

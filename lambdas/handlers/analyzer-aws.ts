@@ -3,7 +3,7 @@ import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
 import { Notifier } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
 import type { Incident } from '../core/aggregate';
-import { CATALOG } from '../core/catalog';
+import { CATALOG } from '../core/rules';
 import { errorMessage, type SubscriptionDocument } from '../core/decode';
 import { scopeOfArn } from '../core/events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';

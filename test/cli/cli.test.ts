@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '../support/cli';
-import { RULE_IDS } from '../../lambdas/core/catalog';
+import { RULE_IDS } from '../../lambdas/core/rules';
 import { ROOT } from '../helpers';
 
 const run = runCli;

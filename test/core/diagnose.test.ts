@@ -1,6 +1,6 @@
-import { RULE_IDS } from '../../lambdas/core/catalog';
 import { emptyContext } from '../../lambdas/core/context';
-import { diagnose, shellArg } from '../../lambdas/core/diagnose';
+import { diagnose, RULE_IDS } from '../../lambdas/core/rules';
+import { shellArg } from '../../lambdas/core/advice/shell';
 import type { Entities } from '../../lambdas/core/model';
 
 const commandsOf = (rule: (typeof RULE_IDS)[number], entities: Entities, context = emptyContext()) =>

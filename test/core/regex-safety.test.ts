@@ -1,12 +1,12 @@
 import { checkSync } from 'recheck';
-import { classify } from '../../lambdas/core/classify';
+import { classify, CONDITION_TO_FALSE } from '../../lambdas/core/classify';
 import { TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
-import { CONDITION_TO_FALSE, RULE_MATCHERS } from '../../lambdas/core/rules';
+import { LOG_RULES } from '../../lambdas/core/rules';
 
 const patterns: RegExp[] = [
   CONDITION_TO_FALSE,
-  ...RULE_MATCHERS.flatMap((m) => (m.patterns ?? []).map((p) => p.pattern)),
+  ...LOG_RULES.flatMap((m) => (m.recognition.patterns ?? []).map((p) => p.pattern)),
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
   ...PARSE_PATTERNS,
 ];

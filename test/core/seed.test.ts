@@ -1,5 +1,5 @@
 import { analyzeMessages } from '../../lambdas/core/analyze';
-import type { RuleId } from '../../lambdas/core/catalog';
+import type { RuleId } from '../../lambdas/core/rules';
 import { rulesOf } from '../helpers';
 
 /**

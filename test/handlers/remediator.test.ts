@@ -24,7 +24,7 @@ import type { RemediationSettings } from '../../lambdas/adapters/remediator';
 import type { FindingContext } from '../../lambdas/core/context';
 import { buildFinding } from '../../lambdas/core/finding';
 import type { RemediationReport } from '../../lambdas/core/remediation';
-import type { RuleId } from '../../lambdas/core/catalog';
+import type { RuleId } from '../../lambdas/core/rules';
 import type { Entities } from '../../lambdas/core/model';
 import { remediate, type RemediatorDeps } from '../../lambdas/handlers/remediator';
 import { testClients, testObservability, testSettings } from '../support/aws';

@@ -1,0 +1,68 @@
+import { DOCS } from '../advice/docs-links';
+import { anyOf, defineRule } from './types';
+
+export default defineRule({
+  info: {
+    id: 'leader-election-lost',
+    title: 'Karpenter loses leader election',
+    severity: 'high',
+    source: 'beyond',
+    family: 'control-plane',
+    emittedBy: 'logs',
+    recognises: 'failed to renew lease, error retrieving resource lock, leader election lost',
+  },
+  recognition: {
+    clauses: anyOf(
+      'leader election lost',
+      'leaderelection lost',
+      'failed to renew lease',
+      'error retrieving resource lock',
+      'failed to update lock',
+    ),
+  },
+  diagnose: () => ({
+    diagnosis:
+      'Karpenter cannot renew its leader lease, so the controller restarts and stops provisioning meanwhile. The API ' +
+      'server is slow or unreachable from the pod, or the controller is starved of CPU.',
+    remediation: [
+      {
+        title: 'Check the lease and the controller pods',
+        detail: 'Frequent restarts and CPU throttling show in the pod status and metrics.',
+        commands: [
+          'kubectl -n karpenter get lease karpenter-leader-election -o yaml',
+          'kubectl -n karpenter get pods -o wide',
+          'kubectl -n karpenter top pod',
+        ],
+      },
+      {
+        title: 'Give the controller room',
+        detail:
+          'Raise the CPU request of the controller (controller.resources in the chart) and check API server health.',
+        commands: ["kubectl get --raw='/readyz?verbose'"],
+      },
+    ],
+    docs: [DOCS.leases, DOCS.karpenterTroubleshooting],
+  }),
+  examples: {
+    fires: [
+      {
+        line: 'E1105 10:00:00.000000       1 leaderelection.go:330] error retrieving resource lock karpenter/karpenter-leader-election: Get "https://10.100.0.1:443/apis/coordination.k8s.io/v1/namespaces/karpenter/leases/karpenter-leader-election": context deadline exceeded',
+        source: "constructed from client-go leaderelection's 'error retrieving resource lock %v: %v'",
+      },
+      {
+        line: 'E0206 17:26:20.694975       1 leaderelection.go:361] Failed to update lock: Put "https://10.100.0.1:443/apis/coordination.k8s.io/v1/namespaces/karpenter/leases/karpenter-leader-election": context deadline exceeded',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1283 (shared samples ref-016)',
+      },
+      {
+        line: 'panic: Unable to start manager, leader election lost',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1283 (shared samples ref-017)',
+      },
+    ],
+    silent: [
+      {
+        line: 'I1105 10:00:00.000000       1 leaderelection.go:258] successfully acquired lease karpenter/karpenter-leader-election',
+        source: "constructed from client-go leaderelection's 'successfully acquired lease %v'",
+      },
+    ],
+  },
+});

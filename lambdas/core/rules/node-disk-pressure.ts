@@ -1,0 +1,63 @@
+import { DOCS } from '../advice/docs-links';
+import { anyOf, defineRule } from './types';
+
+export default defineRule({
+  info: {
+    id: 'node-disk-pressure',
+    title: 'Nodes are under disk pressure',
+    severity: 'medium',
+    source: 'beyond',
+    family: 'node',
+    emittedBy: 'logs',
+    recognises: 'image garbage collection failing, DiskPressure, evictions for ephemeral storage',
+    keyEntity: 'nodes',
+  },
+  recognition: {
+    clauses: anyOf(
+      'diskpressure',
+      'disk pressure',
+      'disk-pressure',
+      'imagegcfailed',
+      'freediskspacefailed',
+      'failed to garbage collect required amount of images',
+      'low on resource: ephemeral-storage',
+    ),
+  },
+  diagnose: (f) => ({
+    diagnosis:
+      `Nodes${f.where('nodes', '')} are short of disk: image garbage collection cannot free enough space, and the ` +
+      `kubelet evicts pods. The root volume of the EC2NodeClass is too small for the images in use.`,
+    remediation: [
+      {
+        title: 'See the disk pressure on the node',
+        detail: 'Check the DiskPressure condition and the images it holds.',
+        commands: [`kubectl describe node ${f.first('nodes', '<node-name>')}`],
+      },
+      {
+        title: 'Give nodes a larger root volume',
+        detail: 'Raise blockDeviceMappings[].ebs.volumeSize in the EC2NodeClass; new nodes get the larger disk.',
+        commands: [`kubectl edit ec2nodeclass ${f.first('nodeclasses', '<ec2nodeclass-name>')}`],
+      },
+    ],
+    docs: [DOCS.nodePressure, DOCS.karpenterNodeClasses],
+  }),
+  examples: {
+    fires: [
+      {
+        line: 'Warning  FreeDiskSpaceFailed  3m  kubelet  Failed to garbage collect required amount of images. Attempted to free 4203855462 bytes, but only found 0 bytes eligible to free.',
+        source:
+          "constructed from kubelet's image GC event 'Failed to garbage collect required amount of images. Attempted to free %d bytes, but only found %d bytes eligible to free.'",
+      },
+      {
+        line: 'Normal  NodeHasDiskPressure  node/ip-10-0-1-7.ec2.internal  kubelet  Node ip-10-0-1-7.ec2.internal status is now: NodeHasDiskPressure',
+        source: "constructed from kubelet's node status event 'Node %s status is now: %s'",
+      },
+    ],
+    silent: [
+      {
+        line: 'Normal  Pulled  pod/web-1  kubelet  Successfully pulled image "nginx:1.27" in 1.2s',
+        source: "constructed from kubelet's 'Successfully pulled image %q in %v'",
+      },
+    ],
+  },
+});

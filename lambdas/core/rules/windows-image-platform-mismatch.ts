@@ -1,0 +1,69 @@
+import { DOCS } from '../advice/docs-links';
+import { anyOf, defineRule } from './types';
+
+export default defineRule({
+  info: {
+    id: 'windows-image-platform-mismatch',
+    title: 'Windows container image does not match the node OS version',
+    severity: 'medium',
+    source: 5,
+    family: 'workload',
+    emittedBy: 'logs',
+    recognises: '"no match for platform in manifest" when pulling a Windows image',
+    keyEntity: 'workloads',
+  },
+  recognition: {
+    clauses: [
+      ...anyOf(
+        'no match for platform in manifest',
+        'container operating system does not match the host operating system',
+      ),
+      ['image operating system', 'cannot be used on this platform'],
+    ],
+  },
+  diagnose: (f) => {
+    const image = f.all('images')[0] ?? '';
+    const build = image.includes('ltsc2019')
+      ? '10.0.17763'
+      : image.includes('ltsc2022')
+        ? '10.0.20348'
+        : '<windows-build>';
+    const w = f.workload();
+    return {
+      diagnosis:
+        `The Windows image${f.where('images', '')} has no variant for the node's Windows version, so the pull fails with ` +
+        `"no match for platform in manifest". Windows containers must match the host OS build.`,
+      remediation: [
+        {
+          title: 'See the Windows builds of the nodes',
+          detail: 'Nodes carry their build in the node.kubernetes.io/windows-build label.',
+          commands: ['kubectl get nodes -l kubernetes.io/os=windows -L node.kubernetes.io/windows-build'],
+        },
+        {
+          title: 'Pin the pods to nodes of the matching build',
+          detail: `Add a nodeSelector to the pod template:\nnodeSelector:\n  kubernetes.io/os: windows\n  node.kubernetes.io/windows-build: '${build}'`,
+          commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
+        },
+      ],
+      docs: [DOCS.windows],
+    };
+  },
+  examples: {
+    fires: [
+      {
+        line: 'Failed to pull image "mcr.microsoft.com/windows/servercore:xxx": rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:xxx": no match for platform in manifest: not found',
+        source: 'seed §5 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+      },
+      {
+        line: 'Warning Failed 11s kubelet Failed to pull image "mcr.microsoft.com/windows/servercore:ltsc2022": rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:ltsc2022": no match for platform in manifest: not found',
+        source: 'https://github.com/microsoft/Windows-Containers/issues/223 (shared samples ref-038)',
+      },
+    ],
+    silent: [
+      {
+        line: 'Normal  Pulled  pod/win-1  kubelet  Successfully pulled image "mcr.microsoft.com/windows/servercore:ltsc2022" in 2m1s',
+        source: "constructed from kubelet's 'Successfully pulled image %q in %v'",
+      },
+    ],
+  },
+});
