@@ -4,7 +4,7 @@ import { Enricher, needsEnrichment } from '../../lambdas/adapters/enrich';
 import type { Incident } from '../../lambdas/core/aggregate';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import type { RawMessage } from '../../lambdas/core/assemble';
-import { CATALOG, RULE_IDS } from '../../lambdas/core/catalog';
+import { CATALOG, RULE_IDS } from '../../lambdas/core/rules';
 import type { FindingContext } from '../../lambdas/core/context';
 import { buildFinding, type Finding } from '../../lambdas/core/finding';
 import { emptyInputStats, readInput } from '../../lambdas/core/input';
@@ -194,11 +194,12 @@ function renderRules(format: 'text' | 'json'): string {
   const rules = RULE_IDS.map((id) => CATALOG[id]);
   if (format === 'json') {
     return `${JSON.stringify(
-      rules.map(({ id, title, severity, source, emittedBy, recognises }) => ({
+      rules.map(({ id, title, severity, source, family, emittedBy, recognises }) => ({
         id,
         title,
         severity,
         source,
+        family,
         emittedBy,
         recognises,
       })),
@@ -207,10 +208,11 @@ function renderRules(format: 'text' | 'json'): string {
     )}\n`;
   }
   const width = Math.max(...rules.map((r) => r.id.length));
+  const familyWidth = Math.max(...rules.map((r) => r.family.length));
   const lines = rules.map((r) => {
     const source = typeof r.source === 'number' ? `seed §${r.source}` : r.source;
     const emitted = r.emittedBy === 'headroom' ? '  (emitted by the headroom check, not from logs)' : '';
-    return `${r.id.padEnd(width)}  ${r.severity.padEnd(8)}  ${source.padEnd(9)}  ${r.title}${emitted}`;
+    return `${r.id.padEnd(width)}  ${r.family.padEnd(familyWidth)}  ${r.severity.padEnd(8)}  ${source.padEnd(9)}  ${r.title}${emitted}`;
   });
-  return `${'id'.padEnd(width)}  ${'severity'.padEnd(8)}  ${'source'.padEnd(9)}  title\n${lines.join('\n')}\n`;
+  return `${'id'.padEnd(width)}  ${'family'.padEnd(familyWidth)}  ${'severity'.padEnd(8)}  ${'source'.padEnd(9)}  title\n${lines.join('\n')}\n`;
 }

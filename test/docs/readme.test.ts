@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers';
+import { renderRuleTable, TABLE_END, TABLE_START } from '../../scripts/rule-table';
 import { runCli } from '../support/cli';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -22,5 +23,12 @@ describe('README', () => {
     );
     const named = [...readme.matchAll(/npm run ([a-z:]+)/g)].map((m) => m[1]!);
     expect(named.filter((name) => !scripts.includes(name))).toEqual([]);
+  });
+
+  it('shows the rule table generated from the registry (npm run docs:rules)', () => {
+    const start = readme.indexOf(TABLE_START);
+    const end = readme.indexOf(TABLE_END);
+    expect(start).toBeGreaterThan(0);
+    expect(readme.slice(start + TABLE_START.length, end).trim()).toBe(renderRuleTable());
   });
 });
