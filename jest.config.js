@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // The integration suite needs moto server; it runs with `npm run test:integration`.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/integration/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
   },
