@@ -52,6 +52,30 @@ export const DEFAULT_FILTER_TERMS = [
   'AccessDeniedException',
   'UnauthorizedOperation',
   'AuthFailure',
+  // node bootstrap and join (kubelet klog lines carry no level word), Kubernetes API access and validation
+  'Unable',
+  'Unauthorized',
+  'forbidden',
+  'Forbidden',
+  'invalid',
+  'denied',
+  'compatible',
+  // status conditions turning False (Karpenter logs them as Normal events)
+  'False',
+  // AWS credential, throttling and AMI discovery codes relayed without a level
+  'NoCredentialProviders',
+  'WebIdentityErr',
+  'ExpiredToken',
+  'ExpiredTokenException',
+  'InvalidClientTokenId',
+  'UnrecognizedClientException',
+  'InvalidIdentityToken',
+  'RequestLimitExceeded',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+  'LimitExceeded',
+  'ParameterNotFound',
 ] as const;
 
 /** The default pattern: `?term1 ?term2 …`, well under the 1,024-character limit. */

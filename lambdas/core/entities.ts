@@ -54,6 +54,9 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]
   ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1],
   ['images', /\bimage "([^"\s]{1,300})"/g, 1],
   ['capacityTypes', /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi, 1],
+  ['serviceAccounts', /\bsystem:serviceaccount:([a-z0-9][a-z0-9.-]{0,62}:[a-z0-9][a-z0-9.-]{0,252})/g, 1],
+  // The IAM authenticator's `arn="…"` field: the role a node (or user) presented to the API server.
+  ['roles', /\barn="(arn:aws[a-z-]{0,10}:iam::\d{12}:role\/[\w+=,.@/-]{1,512})"/g, 1],
 ];
 
 /** Pulls every entity a record names: from its structured fields, its event, and its text. */
@@ -70,6 +73,9 @@ export function extractEntities(record: LogRecord): Entities {
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
   for (const [kind, value] of textEntities(record.text)) found.add(kind, value);
+  for (const namespace of karpenterNamespaces(record, found.values('serviceAccounts'))) {
+    found.add('karpenterNamespaces', namespace);
+  }
   for (const pod of found.values('pods')) {
     const workload = workloadOf(pod);
     if (workload) found.add('workloads', workload);
@@ -124,6 +130,9 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   found.add('nodepools', named('NodePool') ?? named('nodepool') ?? named('Provisioner') ?? named('provisioner'));
   found.add('nodeclasses', named('EC2NodeClass') ?? named('nodeclass') ?? named('AWSNodeTemplate'));
   found.add('nodes', named('Node') ?? named('node'));
+  // A host line (kubelet, nodeadm) names its host, which is the node's name on EKS (private DNS name or instance id).
+  const host = named('hostname');
+  if (host && NODE_HOST.test(host)) found.add('nodes', host);
   found.add('instanceTypes', named('instance-type'));
   found.add('zones', named('zone'));
   found.add('capacityTypes', named('capacity-type'));
@@ -143,6 +152,8 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   }
 }
 
+const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.[a-z0-9-]{1,63}){0,4}$/;
+
 function normalise(kind: EntityKind, value: string): string {
   if (kind === 'taints') {
     // kube-scheduler prints {key: value}; kubectl and Karpenter use key=value[:Effect].
@@ -152,6 +163,7 @@ function normalise(kind: EntityKind, value: string): string {
     return taintValue ? `${key!.trim()}=${taintValue}` : key!.trim();
   }
   if (kind === 'resources' || kind === 'capacityTypes') return value.toLowerCase();
+  if (kind === 'serviceAccounts') return value.replace(':', '/');
   return value;
 }
 
@@ -177,6 +189,30 @@ export function workloadOf(pod: string): string | undefined {
   if (generated) return `${namespace}/workload/${generated[1]}`;
   return undefined;
 }
+
+/**
+ * Where the Karpenter controller runs, so that advice names its namespace rather than assuming one:
+ * the namespace of the pod that wrote the line (Fluent Bit metadata or kubectl prefix), of a
+ * Container Insights log stream of a Karpenter container (`<pod>_<namespace>_<container>-<id>`), or of
+ * a Karpenter service account named in the text.
+ */
+function karpenterNamespaces(record: LogRecord, serviceAccounts: string[]): string[] {
+  const namespaces: string[] = [];
+  const source = record.source;
+  if (source?.namespace && isKarpenterPod(`${source.namespace}/${source.name}`)) namespaces.push(source.namespace);
+  const stream = record.origin.logStream ? KARPENTER_STREAM.exec(record.origin.logStream) : null;
+  if (stream) namespaces.push(stream[1]!);
+  for (const account of serviceAccounts) {
+    const [namespace, name] = account.split('/') as [string, string];
+    if (/^karpenter(?:-controller)?$/.test(name)) namespaces.push(namespace);
+  }
+  return namespaces;
+}
+
+const KARPENTER_STREAM = /(?:^|[./])karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}_([a-z0-9][a-z0-9-]{0,62})_/;
+
+/** The patterns above that are not text patterns, for the linear-time check in the tests. */
+export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM];
 
 /** A pod of the Karpenter controller deployment (`karpenter-<rs hash>-<id>`). */
 export const isKarpenterPod = (pod: string): boolean =>

@@ -34,6 +34,10 @@ export const ENTITY_KINDS = [
   'images',
   'endpoints',
   'queues',
+  /** `namespace/name` of Kubernetes service accounts a record names (an API server `forbidden` names its user). */
+  'serviceAccounts',
+  /** Namespaces the Karpenter controller runs in, from the writing pod, its log stream or its service account. */
+  'karpenterNamespaces',
 ] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 export type Entities = Partial<Record<EntityKind, string[]>>;

@@ -19,6 +19,12 @@ const CRI_PREFIX = /^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|std
 const KUBECTL_POD_PREFIX = /^\[pod\/([a-z0-9.-]+)\/([a-z0-9-]+)\] /;
 const POD_CONTAINER_PREFIX = /^([a-z0-9][a-z0-9.-]*-[a-z0-9]{5}) ([a-z0-9-]+) (?=\d{4}-\d\d-\d\d|\{)/;
 const TIMESTAMP_BEFORE_JSON = /^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)/;
+/**
+ * A syslog or journal prefix, as in /var/log/messages and `journalctl` (short and short-iso):
+ * `Jan  2 15:04:05 ip-10-0-1-2 kubelet[1234]: ` or `2024-01-02T15:04:05+0000 ip-10-0-1-2 nodeadm[99]: `.
+ */
+const SYSLOG_PREFIX =
+  /^(?:[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) ([A-Za-z0-9.-]{1,253}) ([A-Za-z0-9_.@/-]{1,64})(?:\[\d{1,10}\])?: /;
 const KLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ([^\]\s]+)\] (.*)$/s;
 const ZAP_CONSOLE =
   /^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$/s;
@@ -36,6 +42,7 @@ export const PARSE_PATTERNS: readonly RegExp[] = [
   KUBECTL_POD_PREFIX,
   POD_CONTAINER_PREFIX,
   TIMESTAMP_BEFORE_JSON,
+  SYSLOG_PREFIX,
   KLOG,
   ZAP_CONSOLE,
   LOGGER_NAME,
@@ -75,6 +82,11 @@ function parseLine(
   }
   const stamp = TIMESTAMP_BEFORE_JSON.exec(line);
   if (stamp) line = line.slice(stamp[0].length);
+  const syslog = stamp ? null : SYSLOG_PREFIX.exec(line);
+  if (syslog) {
+    const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
+    return withHost(record, syslog[1]!, syslog[2]!);
+  }
 
   const trimmed = line.trim();
   if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
@@ -204,6 +216,8 @@ function fromJsonObject(
     if (typeof value.log === 'string') return parseLine(withoutTrailingNewlines(value.log), origin, pod);
   }
   if (isEvent(value)) return fromEventObject(value, origin, source);
+  const journal = journalLine(value);
+  if (journal) return withHost(parseLine(journal.message, origin, source), journal.host, journal.unit);
   const message = firstString(value.message, value.msg);
   const error = firstString(value.error, value.err);
   if (message !== undefined || error !== undefined || typeof value.level === 'string') {
@@ -226,6 +240,29 @@ function fromJsonObject(
     };
   }
   return base('plain', raw, raw, origin, { source });
+}
+
+/**
+ * A host log record as Container Insights ships it: the journal of kubelet.service and friends to
+ * `/aws/containerinsights/<cluster>/dataplane` (`hostname`, `systemd_unit`, `message`, renamed from
+ * `_HOSTNAME`, `_SYSTEMD_UNIT`, `MESSAGE`), /var/log/messages to `.../host` (`host`, `ident`,
+ * `message`). Its message is a line in its own right (klog, zap console, plain text).
+ */
+function journalLine(value: Record<string, unknown>): { message: string; host?: string; unit?: string } | undefined {
+  if ('level' in value || 'logger' in value) return undefined;
+  const message = firstString(value.message, value.MESSAGE);
+  const unit = firstString(value.systemd_unit, value._SYSTEMD_UNIT, value.SYSLOG_IDENTIFIER, value.ident);
+  if (message === undefined || unit === undefined) return undefined;
+  return {
+    message: withoutTrailingNewlines(message),
+    host: firstString(value.hostname, value._HOSTNAME, value.host),
+    unit,
+  };
+}
+
+/** The record of a host's line, with the host and the writing unit kept as fields (a host is a node's name). */
+function withHost(record: LogRecord, host: string | undefined, unit: string | undefined): LogRecord {
+  return { ...record, fields: { ...record.fields, ...(host ? { hostname: host } : {}), ...(unit ? { unit } : {}) } };
 }
 
 function isEvent(value: Record<string, unknown>): boolean {

@@ -143,6 +143,56 @@ describe('extractEntities', () => {
     ]);
   });
 
+  it('names the service account of an API server forbidden, and the Karpenter namespace it shows', () => {
+    const entities = entitiesOf(
+      'E0412 09:02:11.310492       1 reflector.go:158] "Unhandled Error" err="failed to list *v1.NodeClaim: nodeclaims.karpenter.sh is forbidden: User \\"system:serviceaccount:platform-autoscaling:karpenter\\" cannot list resource \\"nodeclaims\\" in API group \\"karpenter.sh\\" at the cluster scope"',
+    );
+    expect(entities.serviceAccounts).toEqual(['platform-autoscaling/karpenter']);
+    expect(entities.karpenterNamespaces).toEqual(['platform-autoscaling']);
+    expect(
+      entitiesOf('User "system:serviceaccount:kube-system:aws-node" cannot get resource "nodes"').karpenterNamespaces,
+    ).toBeUndefined();
+  });
+
+  it('takes the Karpenter namespace from the writing pod or its Container Insights log stream, never from other pods', () => {
+    const fromFluentBit = parseMessage(
+      JSON.stringify({
+        log: '{"level":"ERROR","message":"x"}',
+        kubernetes: { pod_name: 'karpenter-7d9c6b8f5b-q2x8k', namespace_name: 'autoscaler' },
+      }),
+      {},
+    )!;
+    expect(extractEntities(fromFluentBit).karpenterNamespaces).toEqual(['autoscaler']);
+    const fromStream = parseMessage('{"level":"ERROR","message":"x"}', {
+      logStream:
+        'ip-10-0-1-2.ec2.internal-application.var.log.containers.karpenter-7d9c6b8f5b-q2x8k_ops_controller-0a1b2c.log',
+    })!;
+    expect(extractEntities(fromStream).karpenterNamespaces).toEqual(['ops']);
+    const otherPod = parseMessage(
+      JSON.stringify({ log: 'x', kubernetes: { pod_name: 'api-7d9c6b8f5b-q2x8k', namespace_name: 'shop' } }),
+      {},
+    )!;
+    expect(extractEntities(otherPod).karpenterNamespaces).toBeUndefined();
+  });
+
+  it("names the node of a host line and the role of an authenticator's denial", () => {
+    const dataplane = parseMessage(
+      JSON.stringify({
+        hostname: 'ip-10-20-3-41.eu-west-1.compute.internal',
+        systemd_unit: 'kubelet.service',
+        message:
+          'E0315 08:41:07.118204    2931 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized"',
+      }),
+      {},
+    )!;
+    expect(extractEntities(dataplane).nodes).toEqual(['ip-10-20-3-41.eu-west-1.compute.internal']);
+    expect(
+      entitiesOf(
+        'time="2025-03-15T08:41:07Z" level=warning msg="access denied" arn="arn:aws:iam::210987654321:role/KarpenterNodeRole-shop" client="127.0.0.1:51234" error="ARN is not mapped" method=POST path=/authenticate',
+      ).roles,
+    ).toEqual(['arn:aws:iam::210987654321:role/KarpenterNodeRole-shop']);
+  });
+
   it('keeps at most 25 values of one kind from a hostile record', () => {
     const many = Array.from({ length: 100 }, (_, i) => `subnet-${(0x10000000 + i).toString(16)}`).join(' ');
     expect(entitiesOf(many).subnets).toHaveLength(25);

@@ -190,6 +190,57 @@ describe('parseMessage', () => {
     });
   });
 
+  describe('node-level lines (Container Insights dataplane and host groups, journalctl, /var/log/messages)', () => {
+    const kubeletKlog =
+      'E0315 08:41:07.118204    2931 kubelet_node_status.go:96] "Unable to register node with API server" err="Unauthorized" node="ip-10-20-3-41.eu-west-1.compute.internal"';
+
+    it('strips a syslog prefix and reads the klog line after it, keeping the host', () => {
+      const record = parse(`Mar 15 08:41:07 ip-10-20-3-41 kubelet[2931]: ${kubeletKlog}`);
+      expect(record).toMatchObject({ format: 'klog', level: 'ERROR', logger: 'kubelet_node_status.go:96' });
+      expect(record.text).toContain('Unable to register node with API server');
+      expect(record.fields).toMatchObject({ hostname: 'ip-10-20-3-41', unit: 'kubelet' });
+    });
+
+    it('strips a journalctl short-iso prefix', () => {
+      const record = parse(
+        '2025-03-15T08:41:07+0000 ip-10-20-3-41.eu-west-1.compute.internal nodeadm[1874]: fatal cli/main.go:35 Command failed {"error": "could not find NodeConfig within UserData"}',
+      );
+      expect(record.text).toMatch(/^fatal cli\/main\.go:35 Command failed/);
+      expect(record.fields).toMatchObject({ hostname: 'ip-10-20-3-41.eu-west-1.compute.internal', unit: 'nodeadm' });
+    });
+
+    it('reads a dataplane journal record: the message is a kubelet line, the hostname a node', () => {
+      const record = parse(
+        JSON.stringify({
+          hostname: 'ip-10-20-3-41.eu-west-1.compute.internal',
+          systemd_unit: 'kubelet.service',
+          message: kubeletKlog,
+        }),
+      );
+      expect(record).toMatchObject({ format: 'klog', level: 'ERROR' });
+      expect(record.fields).toMatchObject({
+        hostname: 'ip-10-20-3-41.eu-west-1.compute.internal',
+        unit: 'kubelet.service',
+      });
+    });
+
+    it('reads a host record from /var/log/messages', () => {
+      const record = parse(
+        JSON.stringify({ host: 'ip-10-20-3-41', ident: 'kubelet', pid: '2931', message: kubeletKlog }),
+      );
+      expect(record).toMatchObject({ format: 'klog', logger: 'kubelet_node_status.go:96' });
+    });
+
+    it('leaves zap console lines and Karpenter JSON alone', () => {
+      expect(parse('2024-01-02T15:04:05.000Z\tERROR\tcontroller\tReconciler error')).toMatchObject({
+        format: 'zap-console',
+      });
+      expect(parse(JSON.stringify({ level: 'INFO', message: 'x', systemd_unit: 'y' }))).toMatchObject({
+        format: 'zap-json',
+      });
+    });
+  });
+
   it('returns undefined for blank input and plain records for anything else', () => {
     expect(parseMessage('   \n', {})).toBeUndefined();
     expect(parse('panic: Unable to start manager, leader election lost')).toMatchObject({ format: 'plain' });

@@ -1,6 +1,6 @@
 import { checkSync } from 'recheck';
 import { classify, CONDITION_TO_FALSE } from '../../lambdas/core/classify';
-import { TEXT_PATTERNS } from '../../lambdas/core/entities';
+import { NAME_PATTERNS, TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
 import { LOG_RULES } from '../../lambdas/core/rules';
 
@@ -8,6 +8,7 @@ const patterns: RegExp[] = [
   CONDITION_TO_FALSE,
   ...LOG_RULES.flatMap((m) => (m.recognition.patterns ?? []).map((p) => p.pattern)),
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
+  ...NAME_PATTERNS,
   ...PARSE_PATTERNS,
 ];
 

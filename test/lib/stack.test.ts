@@ -124,12 +124,16 @@ describe('KarpenterDoctorStack', () => {
   });
 
   it('subscribes every configured log group once, named after its cluster, with one invoke permission', () => {
-    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 3);
+    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 5);
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/aws/containerinsights/prod/application',
       FilterName: 'karpenter-doctor.prod',
       FilterPattern: Match.stringLikeRegexp('^\\?"ERROR" '),
       DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFunction'), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/aws/containerinsights/prod/dataplane',
+      FilterName: 'karpenter-doctor.prod',
     });
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/eks/staging/karpenter',
