@@ -1,0 +1,65 @@
+import { EC2_ERROR_CODES, type Ec2ErrorCode } from './ec2-error-codes';
+import { EVENT_REASONS } from './event-reasons';
+import { NODE_MESSAGES } from './node-messages';
+
+export { EC2_ERROR_CODES, EC2_BENIGN_REASONS } from './ec2-error-codes';
+export { EVENT_REASONS } from './event-reasons';
+export { NODE_MESSAGES } from './node-messages';
+export { CONDITIONS, VALIDATION_REASONS } from './conditions';
+
+/**
+ * What the closed vocabularies add to one rule's recognition: lower-case fragments (each a clause of
+ * its own, matched by the classifier's one automaton) and gated, linear-time patterns for the terms a
+ * bare substring would over-match.
+ */
+export interface VocabularyTerms {
+  fragments: string[];
+  patterns: Array<{ gate: string; pattern: RegExp }>;
+}
+
+const lower = (code: string): string => code.toLowerCase();
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Codes that occur inside another code (AddressLimitExceeded in PrivateIpAddressLimitExceeded). */
+const NESTED: ReadonlySet<string> = new Set(
+  EC2_ERROR_CODES.filter(({ code }) =>
+    EC2_ERROR_CODES.some((other) => other.code !== code && lower(other.code).includes(lower(code))),
+  ).map(({ code }) => code),
+);
+
+/**
+ * How one EC2 code is recognised: as a plain fragment; bounded on both sides when it is part of a
+ * longer code; only where an error code stands (after `api error `, a fleet-error list separator or at
+ * the start of the error) when it is a plain word such as `Unsupported`.
+ */
+function ec2Term(entry: Ec2ErrorCode): VocabularyTerms {
+  const code = lower(entry.code);
+  if (entry.contextOnly) {
+    return {
+      fragments: [],
+      patterns: [{ gate: `${code}: `, pattern: new RegExp(`(?:^|\\| |api error |error\\(s\\), |; |\\n)${escape(code)}: `) }],
+    };
+  }
+  if (NESTED.has(entry.code)) {
+    return {
+      fragments: [],
+      patterns: [{ gate: code, pattern: new RegExp(`(?:^|[^a-z0-9.])${escape(code)}(?:$|[^a-z0-9])`) }],
+    };
+  }
+  return { fragments: [code], patterns: [] };
+}
+
+/** The vocabulary terms of one rule: EC2 codes, event reasons and node-agent messages mapped to it. */
+export function vocabularyFor(rule: string): VocabularyTerms {
+  const terms: VocabularyTerms = { fragments: [], patterns: [] };
+  for (const entry of EC2_ERROR_CODES) {
+    if (entry.rule !== rule) continue;
+    const term = ec2Term(entry);
+    terms.fragments.push(...term.fragments);
+    terms.patterns.push(...term.patterns);
+  }
+  for (const { reason, rule: reasonRule } of EVENT_REASONS) if (reasonRule === rule) terms.fragments.push(lower(reason));
+  for (const { fragment, rule: messageRule } of NODE_MESSAGES) if (messageRule === rule) terms.fragments.push(fragment);
+  terms.fragments = [...new Set(terms.fragments)];
+  return terms;
+}
