@@ -50,9 +50,7 @@ export function minorReleases(dir: string, from: readonly [number, number]): str
     const seen = latest.get(key);
     if (!seen || seen[2] < v[2]) latest.set(key, v);
   }
-  return [...latest.values()]
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
-    .map((v) => `v${v.join('.')}`);
+  return [...latest.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((v) => `v${v.join('.')}`);
 }
 
 /** A Go string literal at the start of `text` (interpreted or raw), unquoted; undefined otherwise. */
@@ -102,7 +100,20 @@ export interface Mined {
   reason?: string;
 }
 
-const GO_PATHSPEC = ['--', '*.go', ':!*_test.go', ':!test/**', ':!hack/**', ':!tools/**', ':!vendor/**', ':!**/fake/**', ':!kwok/**', ':!dra-kwok-driver/**', ':!website/**', ':!designs/**'];
+const GO_PATHSPEC = [
+  '--',
+  '*.go',
+  ':!*_test.go',
+  ':!test/**',
+  ':!hack/**',
+  ':!tools/**',
+  ':!vendor/**',
+  ':!**/fake/**',
+  ':!kwok/**',
+  ':!dra-kwok-driver/**',
+  ':!website/**',
+  ':!designs/**',
+];
 
 /** Every message template of one release: from calls, event literals and condition constants. */
 export function mineRelease(repo: string, dir: string, tag: string): Mined[] {
@@ -203,19 +214,23 @@ function ec2Codes(): string {
   }
   // Review aid: a code inside another code of a different rule would fire both.
   const codes = [...seen];
-  for (const a of codes) for (const b of codes) {
-    if (a !== b && b.toLowerCase().includes(a.toLowerCase())) {
-      const ra = lines.find((l) => l.includes(`'${a}'`))!.match(/rule: ('[^']+'|null)/)![1];
-      const rb = lines.find((l) => l.includes(`'${b}'`))!.match(/rule: ('[^']+'|null)/)![1];
-      if (ra !== rb && ra !== 'null') process.stderr.write(`review: ${a} (${ra}) is inside ${b} (${rb})\n`);
+  for (const a of codes)
+    for (const b of codes) {
+      if (a !== b && b.toLowerCase().includes(a.toLowerCase())) {
+        const ra = lines.find((l) => l.includes(`'${a}'`))!.match(/rule: ('[^']+'|null)/)![1];
+        const rb = lines.find((l) => l.includes(`'${b}'`))!.match(/rule: ('[^']+'|null)/)![1];
+        if (ra !== rb && ra !== 'null') process.stderr.write(`review: ${a} (${ra}) is inside ${b} (${rb})\n`);
+      }
     }
-  }
   return lines.join('\n');
 }
 
 function writeEc2Module(): void {
   const reasons = Object.entries(EC2_BENIGN_REASONS)
-    .map(([key, reason]) => `  ${/^[a-z]+$/.test(key) ? key : `'${key}'`}: ${JSON.stringify(reason).replace(/^"|"$/g, "'")},`)
+    .map(
+      ([key, reason]) =>
+        `  ${/^[a-z]+$/.test(key) ? key : `'${key}'`}: ${JSON.stringify(reason).replace(/^"|"$/g, "'")},`,
+    )
     .join('\n');
   const source = `/**
  * Every EC2 API error code on the AWS page "Error codes for the Amazon EC2 API" (plus the few Karpenter
@@ -271,7 +286,11 @@ if (require.main === module && args.includes('--ec2')) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'karpenter-messages.jsonl'), rows.map((row) => JSON.stringify(row)).join('\n') + '\n');
   const byRule = new Map<string, number>();
-  for (const row of rows) byRule.set(row.rule ?? `benign: ${row.benign_reason}`, (byRule.get(row.rule ?? `benign: ${row.benign_reason}`) ?? 0) + 1);
+  for (const row of rows)
+    byRule.set(
+      row.rule ?? `benign: ${row.benign_reason}`,
+      (byRule.get(row.rule ?? `benign: ${row.benign_reason}`) ?? 0) + 1,
+    );
   process.stderr.write(`${rows.length} templates\n`);
   for (const [key, count] of [...byRule].sort((a, b) => b[1] - a[1])) process.stderr.write(`${count}\t${key}\n`);
 }

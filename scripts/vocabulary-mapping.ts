@@ -19,7 +19,10 @@ export interface Mapping {
 const RULES: Array<[RegExp, string]> = [
   // AWS access, throttling and credentials (the EC2 codes Karpenter names in its own messages).
   [/requestlimitexceeded|rate exceeded|throttl/, 'aws-api-throttled'],
-  [/servicelinkedrolecreationnotpermitted|attempted to launch a spot instance but failed due to/, 'aws-permission-denied'],
+  [
+    /servicelinkedrolecreationnotpermitted|attempted to launch a spot instance but failed due to/,
+    'aws-permission-denied',
+  ],
   [
     /unauthorizedoperation|accessdenied|authfailure|unauthorized to call|permission is not allowed|explicit deny|not authorized for images|pendingverification/,
     'aws-permission-denied',
@@ -30,14 +33,23 @@ const RULES: Array<[RegExp, string]> = [
     /all requested instance types were unavailable|insufficient ?capacity|no capacity offerings are currently available|offerings %v are not available for capacity types|failed to launch %d ec2 instances out of/,
     'insufficient-instance-capacity',
   ],
-  [/ec2 api connectivity|unable to determine region|failed to resolve cluster endpoint|failed detecting cluster endpoint/, 'aws-api-unreachable'],
+  [
+    /ec2 api connectivity|unable to determine region|failed to resolve cluster endpoint|failed detecting cluster endpoint/,
+    'aws-api-unreachable',
+  ],
   // Launch configuration: AMIs, launch templates, user data, instance profiles.
-  [/failed to discover (?:any )?amis for alias|no amis exist given constraints|failed discovering amis from ssm/, 'ami-discovery-failed'],
+  [
+    /failed to discover (?:any )?amis for alias|no amis exist given constraints|failed discovering amis from ssm/,
+    'ami-discovery-failed',
+  ],
   [
     /requirements of amis|invalid ami id|user data is limited to|exceeding the size limit|no compatible launch templates|launch templates? not found|belong to different networks|not eligible for free tier|unsupported container runtime for ami family|al2 aliases are no longer supported|specify your ubuntu amis|multipart mime format|unreadable user data|parsing custom user ?data|unknown parameter in userdata|user data does not define a content-type|invalid userdata/,
     'launch-template-or-ami-error',
   ],
-  [/karpenter version is not compatible|karpenter is not compatible with kubernetes|failed validating kubernetes version|requires eks version/, 'kubernetes-version-unsupported'],
+  [
+    /karpenter version is not compatible|karpenter is not compatible with kubernetes|failed validating kubernetes version|requires eks version/,
+    'kubernetes-version-unsupported',
+  ],
   [/conversion webhook/, 'crd-conversion-failed'],
   // NodePools, NodeClasses, discovery.
   [/no subnets|no security groups|has no subnets/, 'subnet-or-security-group-not-found'],
@@ -55,7 +67,10 @@ const RULES: Array<[RegExp, string]> = [
   ],
   // Scheduling simulation.
   [/did not tolerate/, 'scheduling-untolerated-taint'],
-  [/unsatisfiable topology|pod (?:anti-)?affinity (?:rule .* )?is not supported|^unsupported topology/, 'scheduling-affinity-topology'],
+  [
+    /unsatisfiable topology|pod (?:anti-)?affinity (?:rule .* )?is not supported|^unsupported topology/,
+    'scheduling-affinity-topology',
+  ],
   [
     /no instance type satisfied resources|exceeds node resources|failed to compute packing|failed to find instance type option/,
     'scheduling-insufficient-resources',
@@ -126,14 +141,8 @@ const BENIGN: Array<[RegExp, string, boolean?]> = [
     /resourceclaim|resourceslice|deviceclass|claim %q|dynamic resource|allocation topology|cel expression|pool %s\/%s|capacitybuffer|buffer %q|virtual pods|scalableref|podtemplateref|nodeoverlay|node overla/,
     'alpha features outside the catalog (dynamic resource allocation, capacity buffers, node overlays)',
   ],
-  [
-    /pricing|gauge|metric|price/,
-    'pricing and metrics bookkeeping: a stale price or metric, no scaling effect',
-  ],
-  [
-    /zonal shift|zonally shifted/,
-    'zonal shift: an AZ taken out by the operator, reported as intended',
-  ],
+  [/pricing|gauge|metric|price/, 'pricing and metrics bookkeeping: a stale price or metric, no scaling effect'],
+  [/zonal shift|zonally shifted/, 'zonal shift: an AZ taken out by the operator, reported as intended'],
 ];
 
 /** Event reasons Karpenter emits (exact) → rule; reasons not named here are benign or carry their cause in the message. */
@@ -151,9 +160,11 @@ const REASONS: Record<string, string> = {
   NoCompatibleInstanceTypes: 'incompatible-requirements',
 };
 /** Event reasons that report healthy, intended steps: an event with only this reason must not fire. */
-const HEALTHY_REASONS = /^(?:Launching|Disruption(?:Launching|WaitingReadiness|WaitingDeletion|Terminating)|Deprovisioning(?:Terminating|Launching|WaitingReadiness|WaitingDeletion|TerminatingNode|LaunchingNode)|Nominated|Evicted|Disrupted|KubeletReady|Resolved|WaitingOnNodeClaimTermination|AwaitingVolumeDetachment|DoNotDisruptUntil|DoNotDisruptGracePeriodElapsed|ZonalShiftCleared|FitsExistingCapacity|(?:Instance|Node|Capacity)?[A-Za-z]*(?:Interrupted|Interruption|RebalanceRecommendation|Stopping|Terminating)|TerminatingOnInterruption|NodeTerminatingOnInterruption)$/;
+const HEALTHY_REASONS =
+  /^(?:Launching|Disruption(?:Launching|WaitingReadiness|WaitingDeletion|Terminating)|Deprovisioning(?:Terminating|Launching|WaitingReadiness|WaitingDeletion|TerminatingNode|LaunchingNode)|Nominated|Evicted|Disrupted|KubeletReady|Resolved|WaitingOnNodeClaimTermination|AwaitingVolumeDetachment|DoNotDisruptUntil|DoNotDisruptGracePeriodElapsed|ZonalShiftCleared|FitsExistingCapacity|(?:Instance|Node|Capacity)?[A-Za-z]*(?:Interrupted|Interruption|RebalanceRecommendation|Stopping|Terminating)|TerminatingOnInterruption|NodeTerminatingOnInterruption)$/;
 
-const FAILURE_WORDS = /fail|unable|cannot|could not|error|limit|unhealthy|exceed|breach|timed? ?out|not enough|avoiding/;
+const FAILURE_WORDS =
+  /fail|unable|cannot|could not|error|limit|unhealthy|exceed|breach|timed? ?out|not enough|avoiding/;
 
 const WRAPPER = /(?:, |: | |\()%[wvs]\)?$|\(%[sv]\)$/;
 
@@ -175,12 +186,18 @@ export function mapTemplate(kind: MessageKind, level: string | undefined, templa
   }
   if (kind === 'log' && (level === 'info' || level === 'debug')) {
     if (FAILURE_WORDS.test(text)) {
-      return { rule: null, benign_reason: 'info/debug report of a setback Karpenter works around (retry, fallback, exclusion)' };
+      return {
+        rule: null,
+        benign_reason: 'info/debug report of a setback Karpenter works around (retry, fallback, exclusion)',
+      };
     }
     return { rule: null, benign_reason: 'info/debug progress log of a healthy controller', silent: true };
   }
   if (kind === 'event' && /^[A-Za-z]+$/.test(template)) {
-    return { rule: null, benign_reason: 'event reason without a failure meaning on its own (its message is mined too)' };
+    return {
+      rule: null,
+      benign_reason: 'event reason without a failure meaning on its own (its message is mined too)',
+    };
   }
   if (WRAPPER.test(text)) {
     return {
@@ -213,8 +230,10 @@ export const EC2_FAMILY_RULES: Record<string, string | null> = {
 };
 
 export const EC2_BENIGN_REASONS: Record<string, string> = {
-  network: 'network resource no Karpenter launch or discovery call creates (VPN, gateways, routes, peering, endpoints, mirroring)',
-  volume: 'EBS volume or snapshot operation of another workflow (the CSI driver reports attach failures in its own words)',
+  network:
+    'network resource no Karpenter launch or discovery call creates (VPN, gateways, routes, peering, endpoints, mirroring)',
+  volume:
+    'EBS volume or snapshot operation of another workflow (the CSI driver reports attach failures in its own words)',
   'transient-server': 'AWS-side transient fault: the SDK and Karpenter retry it',
   other: 'not a launch failure cause: bookkeeping, pagination, request syntax or APIs Karpenter does not call',
   dryrun: 'the success answer of a dry run (Karpenter validates its NodeClass permissions with DryRun)',

@@ -53,7 +53,10 @@ describe('Karpenter message vocabulary coverage', () => {
           table.set(key, counts);
         }
       }
-      const lines = ['| release | templates | recognised | benign | pending | missed | healthy fired |', '| --- | --- | --- | --- | --- | --- | --- |'];
+      const lines = [
+        '| release | templates | recognised | benign | pending | missed | healthy fired |',
+        '| --- | --- | --- | --- | --- | --- | --- |',
+      ];
       for (const [key, c] of table) {
         const total = c.recognised + c.benign + c.pending + c.missed + c.fired;
         lines.push(`| ${key} | ${total} | ${c.recognised} | ${c.benign} | ${c.pending} | ${c.missed} | ${c.fired} |`);

@@ -38,7 +38,8 @@ function valueFor(verb: string, before: string): string {
   if (verb.endsWith('t')) return 'true';
   if (verb.endsWith('T')) return '*v1.Pod';
   if (verb.endsWith('f') || verb.endsWith('g')) return '0.5';
-  if (verb.endsWith('w')) return 'Operation cannot be fulfilled on nodes "ip-10-0-1-23.ec2.internal": the object has been modified';
+  if (verb.endsWith('w'))
+    return 'Operation cannot be fulfilled on nodes "ip-10-0-1-23.ec2.internal": the object has been modified';
   const plain = (() => {
     if (/nodepool|provisioner|pool/.test(word)) return 'default';
     if (/nodeclass|template/.test(word)) return 'default';
@@ -69,7 +70,13 @@ export function fill(template: string): string {
 }
 
 const zapJson = (fields: Record<string, string>): string =>
-  JSON.stringify({ level: 'ERROR', time: '2025-06-01T10:00:00.000Z', logger: 'controller', ...fields, commit: '1ad0d78' });
+  JSON.stringify({
+    level: 'ERROR',
+    time: '2025-06-01T10:00:00.000Z',
+    logger: 'controller',
+    ...fields,
+    commit: '1ad0d78',
+  });
 
 /**
  * The line shapes Karpenter writes a template in: v1 zap JSON and v0.x zap console (as the message
@@ -110,7 +117,7 @@ export function envelopes(row: MessageRow): Array<[string, string]> {
   ];
 }
 
-export type Outcome = 'recognised' | 'benign' | 'pending' | 'missed' | 'fired' ;
+export type Outcome = 'recognised' | 'benign' | 'pending' | 'missed' | 'fired';
 
 /**
  * What the classifier makes of a row: recognised (every envelope yields its rule), missed (some

@@ -1,24 +1,29 @@
 import { EC2_ERROR_CODES, type Ec2ErrorCode } from './ec2-error-codes';
 import { EVENT_REASONS } from './event-reasons';
+import { KARPENTER_PATTERNS, KARPENTER_TERMS } from './karpenter-terms';
 import { NODE_MESSAGES } from './node-messages';
 
 export { EC2_ERROR_CODES, EC2_BENIGN_REASONS } from './ec2-error-codes';
 export { EVENT_REASONS } from './event-reasons';
 export { NODE_MESSAGES } from './node-messages';
 export { CONDITIONS, VALIDATION_REASONS } from './conditions';
+export { KARPENTER_PATTERNS, KARPENTER_TERMS } from './karpenter-terms';
 
 /**
- * What the closed vocabularies add to one rule's recognition: lower-case fragments (each a clause of
- * its own, matched by the classifier's one automaton) and gated, linear-time patterns for the terms a
- * bare substring would over-match.
+ * What the closed vocabularies add to one rule's recognition: clauses of lower-case fragments (all
+ * present → the rule; matched by the classifier's one automaton) and gated, linear-time patterns for
+ * the terms a bare substring would over-match.
  */
 export interface VocabularyTerms {
-  fragments: string[];
+  clauses: string[][];
   patterns: Array<{ gate: string; pattern: RegExp }>;
 }
 
 const lower = (code: string): string => code.toLowerCase();
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** Where an error code stands: start of the error, after `api error `, a fleet-error list separator or a wrapping comma, with an optional SDK v1 `Client.`/`Server.` prefix. */
+const CODE_CONTEXT = String.raw`(?:^|\| |api error |error\(s\), |; |, |\n)(?:client\.|server\.)?`;
 
 /** Codes that occur inside another code (AddressLimitExceeded in PrivateIpAddressLimitExceeded). */
 const NESTED: ReadonlySet<string> = new Set(
@@ -32,34 +37,41 @@ const NESTED: ReadonlySet<string> = new Set(
  * longer code; only where an error code stands (after `api error `, a fleet-error list separator or at
  * the start of the error) when it is a plain word such as `Unsupported`.
  */
-function ec2Term(entry: Ec2ErrorCode): VocabularyTerms {
+function ec2Term(entry: Ec2ErrorCode): { fragments: string[]; patterns: VocabularyTerms['patterns'] } {
   const code = lower(entry.code);
   if (entry.contextOnly) {
     return {
       fragments: [],
-      patterns: [{ gate: `${code}: `, pattern: new RegExp(`(?:^|\\| |api error |error\\(s\\), |; |\\n)${escape(code)}: `) }],
+      patterns: [{ gate: `${code}: `, pattern: new RegExp(`${CODE_CONTEXT}${escape(code)}: `) }],
     };
   }
   if (NESTED.has(entry.code)) {
     return {
       fragments: [],
-      patterns: [{ gate: code, pattern: new RegExp(`(?:^|[^a-z0-9.])${escape(code)}(?:$|[^a-z0-9])`) }],
+      patterns: [{ gate: code, pattern: new RegExp(`(?:^|[^a-z0-9])${escape(code)}(?:$|[^a-z0-9.])`) }],
     };
   }
   return { fragments: [code], patterns: [] };
 }
 
-/** The vocabulary terms of one rule: EC2 codes, event reasons and node-agent messages mapped to it. */
+/**
+ * The vocabulary terms of one rule: the EC2 codes, event reasons, node-agent messages and Karpenter
+ * template terms mapped to it.
+ */
 export function vocabularyFor(rule: string): VocabularyTerms {
-  const terms: VocabularyTerms = { fragments: [], patterns: [] };
+  const fragments: string[] = [];
+  const clauses: string[][] = [];
+  const patterns: VocabularyTerms['patterns'] = [];
   for (const entry of EC2_ERROR_CODES) {
     if (entry.rule !== rule) continue;
     const term = ec2Term(entry);
-    terms.fragments.push(...term.fragments);
-    terms.patterns.push(...term.patterns);
+    fragments.push(...term.fragments);
+    patterns.push(...term.patterns);
   }
-  for (const { reason, rule: reasonRule } of EVENT_REASONS) if (reasonRule === rule) terms.fragments.push(lower(reason));
-  for (const { fragment, rule: messageRule } of NODE_MESSAGES) if (messageRule === rule) terms.fragments.push(fragment);
-  terms.fragments = [...new Set(terms.fragments)];
-  return terms;
+  for (const { reason, rule: reasonRule } of EVENT_REASONS) if (reasonRule === rule) fragments.push(lower(reason));
+  for (const { fragment, rule: messageRule } of NODE_MESSAGES) if (messageRule === rule) fragments.push(fragment);
+  for (const term of KARPENTER_TERMS) if (term.rule === rule) clauses.push([...term.clause]);
+  for (const { rule: patternRule, gate, pattern } of KARPENTER_PATTERNS)
+    if (patternRule === rule) patterns.push({ gate, pattern });
+  return { clauses: [...[...new Set(fragments)].map((fragment) => [fragment]), ...clauses], patterns };
 }
