@@ -18,7 +18,8 @@ export default defineRule({
       'prevents pod evictions',
       "violate the pod's disruption budget",
       'cannot disrupt',
-      'do-not-disrupt',
+      // "pod %q has \"karpenter.sh/do-not-disrupt\" annotation": not the grace-period notices, which are healthy
+      'do-not-disrupt" annotation',
       'do-not-evict',
       "can't replace",
       "can't remove",

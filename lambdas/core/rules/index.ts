@@ -34,6 +34,7 @@ import { Facts } from '../advice/facts';
 import type { DiagnoseInput, Diagnosis } from '../advice/types';
 import { RULE_IDS, type RuleId } from './ids';
 import type { LogRule, RuleInfo, RuleModule } from './types';
+import { vocabularyFor } from '../vocabulary';
 
 export { RULE_IDS, type RuleId } from './ids';
 export type { LogRule, RuleFamily, RuleInfo, RuleModule } from './types';
@@ -81,10 +82,28 @@ export const RULES: Readonly<Record<RuleId, RuleModule>> = {
 /** Every rule in catalog order. */
 export const RULE_LIST: readonly RuleModule[] = RULE_IDS.map((id) => RULES[id]);
 
-/** The rules the log classifier emits, in catalog order. */
+/**
+ * The rules the log classifier emits, in catalog order, each recognising its module's own terms and
+ * the closed vocabularies mapped to it (EC2 error codes, event reasons, CNI and kubelet messages,
+ * Karpenter's message templates: lambdas/core/vocabulary).
+ */
 export const LOG_RULES: readonly LogRule[] = RULE_LIST.filter(
   (rule): rule is LogRule => rule.info.emittedBy === 'logs',
-);
+).map(withVocabulary);
+
+function withVocabulary(rule: LogRule): LogRule {
+  const vocabulary = vocabularyFor(rule.info.id);
+  const own = new Set(rule.recognition.clauses.map((clause) => clause.join('\u0000')));
+  const patterns = [...(rule.recognition.patterns ?? []), ...vocabulary.patterns];
+  return {
+    ...rule,
+    recognition: {
+      ...rule.recognition,
+      clauses: [...rule.recognition.clauses, ...vocabulary.clauses.filter((clause) => !own.has(clause.join('\u0000')))],
+      ...(patterns.length > 0 ? { patterns } : {}),
+    },
+  };
+}
 
 /** The catalog view: id → entry (DESIGN §4). */
 export const CATALOG: Readonly<Record<RuleId, RuleInfo>> = Object.fromEntries(
