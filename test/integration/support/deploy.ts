@@ -13,6 +13,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { matchesPattern } from './event-pattern';
 import { BundledFunction } from './function';
 import { ACCOUNT, CREDENTIALS, REGION, type Moto } from './moto';
 import type { Resource, SynthesizedStack } from './stack';
@@ -67,6 +68,8 @@ export class Capture<T> {
     private readonly sqs: SQSClient,
     readonly queueUrl: string,
     private readonly parse: (body: string) => T,
+    /** What the queue's subscriber would be given; the rest is taken and dropped. */
+    private readonly keep: (item: T) => boolean = () => true,
   ) {}
 
   /**
@@ -80,7 +83,7 @@ export class Capture<T> {
         new ReceiveMessageCommand({ QueueUrl: this.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }),
       );
       if (Messages.length === 0) return taken;
-      taken.push(...Messages.map((m) => this.parse(m.Body ?? '')));
+      taken.push(...Messages.map((m) => this.parse(m.Body ?? '')).filter(this.keep));
       await this.sqs.send(
         new DeleteMessageBatchCommand({
           QueueUrl: this.queueUrl,
@@ -101,7 +104,7 @@ export interface Deployment {
   readonly notices: Capture<Notice>;
   /** Events: an SQS target of a rule on the stack's bus that matches everything put on it. */
   readonly events: Capture<DeliveredEvent>;
-  /** The events each rule of the template delivers, captured by an SQS queue in place of its target. */
+  /** The events each rule of the template would deliver to its target (its event pattern applied). */
   ruleTarget(constructPath: string): Capture<DeliveredEvent>;
   /** The bundled function created by the construct at `constructPath` (e.g. `Analyzer`). */
   fn(constructPath: string): BundledFunction;
@@ -227,50 +230,35 @@ export async function deploy(stack: SynthesizedStack, moto: Moto): Promise<Deplo
   }
   const busName = busOf(stack, resolver);
   const eventQueue = await createQueue(clients.sqs, `events-${suffix}`);
-  await clients.events.send(
-    new PutRuleCommand({
-      Name: `capture-all-${suffix}`,
-      EventBusName: busName,
-      EventPattern: JSON.stringify({ account: [ACCOUNT] }),
-    }),
-  );
-  await clients.events.send(
-    new PutTargetsCommand({
-      Rule: `capture-all-${suffix}`,
-      EventBusName: busName,
-      Targets: [{ Id: 'capture', Arn: eventQueue.arn }],
-    }),
-  );
+  await captureBus(clients.events, busName, `capture-all-${suffix}`, eventQueue.arn);
 
-  // The template's rules, each with its event pattern, and an SQS queue where its target would be.
-  const ruleQueues = new Map<string, string>();
+  // The template's rules: each is created in the emulator with its event pattern (which checks that
+  // PutRule accepts it), and every event on its bus reaches a queue of its own, where the harness
+  // lets through what the pattern matches (support/event-pattern.ts: moto's matcher does not look
+  // into arrays of objects, which the remediation rule's pattern needs).
+  const ruleTargets = new Map<string, Capture<DeliveredEvent>>();
   for (const [id, { Type, Properties = {} }] of resources) {
     if (Type !== 'AWS::Events::Rule') continue;
     const ruleName = Properties.Name ? resolver.string(Properties.Name) : names.get(id)!.slice(-64);
     const eventBusName = Properties.EventBusName ? resolver.string(Properties.EventBusName) : 'default';
+    const pattern = Properties.EventPattern ? resolver.value(Properties.EventPattern) : undefined;
     await clients.events.send(
       new PutRuleCommand({
         Name: ruleName,
         EventBusName: eventBusName,
-        EventPattern: Properties.EventPattern ? JSON.stringify(resolver.value(Properties.EventPattern)) : undefined,
+        EventPattern: pattern ? JSON.stringify(pattern) : undefined,
         ScheduleExpression: Properties.ScheduleExpression ? resolver.string(Properties.ScheduleExpression) : undefined,
         State: (Properties.State ? resolver.string(Properties.State) : 'ENABLED') as RuleState,
       }),
     );
-    const target = await createQueue(clients.sqs, `rule-${suffix}-${id}`.slice(0, 80));
-    await clients.events.send(
-      new PutTargetsCommand({
-        Rule: ruleName,
-        EventBusName: eventBusName,
-        Targets: [{ Id: 'capture', Arn: target.arn }],
-      }),
-    );
-    ruleQueues.set(id, target.url);
     physicalIds.set(id, ruleName);
+    if (!pattern) continue;
+    const queue = await createQueue(clients.sqs, `rule-${suffix}-${id}`.slice(0, 80));
+    await captureBus(clients.events, eventBusName, `capture-${suffix}-${id}`.slice(0, 64), queue.arn);
+    ruleTargets.set(id, new Capture(clients.sqs, queue.url, parseEvent, (event) => matchesPattern(pattern, event)));
   }
 
   const functions = new Map<string, BundledFunction>();
-  const parseEvent = (body: string): DeliveredEvent => JSON.parse(body) as DeliveredEvent;
   return {
     stack,
     clients,
@@ -278,9 +266,9 @@ export async function deploy(stack: SynthesizedStack, moto: Moto): Promise<Deplo
     notices: new Capture(clients.sqs, noticeQueue.url, parseNotice),
     events: new Capture(clients.sqs, eventQueue.url, parseEvent),
     ruleTarget(constructPath) {
-      const url = ruleQueues.get(stack.logicalIdAt(constructPath));
-      if (!url) throw new Error(`${constructPath} is not an EventBridge rule of the template`);
-      return new Capture(clients.sqs, url, parseEvent);
+      const capture = ruleTargets.get(stack.logicalIdAt(constructPath));
+      if (!capture) throw new Error(`${constructPath} is not an EventBridge rule with an event pattern`);
+      return capture;
     },
     fn(constructPath) {
       const id = stack.logicalIdAt(`${constructPath}/Function`);
@@ -438,6 +426,18 @@ function parseNotice(body: string): Notice {
     document,
     attributes: Object.fromEntries(Object.entries(envelope.MessageAttributes ?? {}).map(([k, v]) => [k, v.Value])),
   };
+}
+
+const parseEvent = (body: string): DeliveredEvent => JSON.parse(body) as DeliveredEvent;
+
+/** A rule on `bus` that sends every event put on it (all come from the emulator's account) to `queueArn`. */
+async function captureBus(events: EventBridgeClient, bus: string, rule: string, queueArn: string): Promise<void> {
+  await events.send(
+    new PutRuleCommand({ Name: rule, EventBusName: bus, EventPattern: JSON.stringify({ account: [ACCOUNT] }) }),
+  );
+  await events.send(
+    new PutTargetsCommand({ Rule: rule, EventBusName: bus, Targets: [{ Id: 'capture', Arn: queueArn }] }),
+  );
 }
 
 async function createQueue(sqs: SQSClient, name: string): Promise<{ url: string; arn: string }> {

@@ -6,8 +6,16 @@ import {
   DescribeSubnetsCommand,
   type EC2Client,
 } from '@aws-sdk/client-ec2';
+import {
+  CreateClusterCommand,
+  CreateNodegroupCommand,
+  DescribeNodegroupCommand,
+  type EKSClient,
+  type NodegroupScalingConfig,
+} from '@aws-sdk/client-eks';
 import { awslogsEvent, type AwslogsOptions } from '../../support/awslogs';
 import type { Deployment } from './deploy';
+import { ACCOUNT } from './moto';
 
 /**
  * The AWS side of a cluster, built in the emulator by the test: a VPC, subnets tagged for Karpenter
@@ -24,16 +32,15 @@ export class Network {
     return new Network(ec2, Vpc!.VpcId!);
   }
 
-  /** A subnet in `zone`, tagged as Karpenter's (`karpenter.sh/discovery=<cluster>` unless `tags` say otherwise). */
-  async subnet(cidr: string, zone: string, tags: Record<string, string>): Promise<string> {
+  /** A subnet in `zone` with `tags` (e.g. `karpenter.sh/discovery=<cluster>` for Karpenter's subnets). */
+  async subnet(cidr: string, zone: string, tags: Record<string, string> = {}): Promise<string> {
+    const list = Object.entries(tags).map(([Key, Value]) => ({ Key, Value }));
     const { Subnet } = await this.ec2.send(
       new CreateSubnetCommand({
         VpcId: this.vpcId,
         CidrBlock: cidr,
         AvailabilityZone: zone,
-        TagSpecifications: [
-          { ResourceType: 'subnet', Tags: Object.entries(tags).map(([Key, Value]) => ({ Key, Value })) },
-        ],
+        TagSpecifications: list.length ? [{ ResourceType: 'subnet', Tags: list }] : undefined,
       }),
     );
     return Subnet!.SubnetId!;
@@ -65,6 +72,48 @@ export class Network {
   }
 }
 
+/** An EKS cluster in the emulator, with the managed node groups the tests give it. */
+export class Cluster {
+  private constructor(
+    private readonly eks: EKSClient,
+    readonly name: string,
+    private readonly subnets: string[],
+  ) {}
+
+  static async create(eks: EKSClient, name: string, subnets: string[]): Promise<Cluster> {
+    await eks.send(
+      new CreateClusterCommand({
+        name,
+        roleArn: `arn:aws:iam::${ACCOUNT}:role/${name}-cluster`,
+        resourcesVpcConfig: { subnetIds: subnets },
+      }),
+    );
+    return new Cluster(eks, name, subnets);
+  }
+
+  /** A managed node group (EKS creates its Auto Scaling group). */
+  async nodegroup(name: string, scaling: NodegroupScalingConfig, tags: Record<string, string> = {}): Promise<void> {
+    await this.eks.send(
+      new CreateNodegroupCommand({
+        clusterName: this.name,
+        nodegroupName: name,
+        nodeRole: `arn:aws:iam::${ACCOUNT}:role/${this.name}-nodes`,
+        subnets: this.subnets,
+        scalingConfig: scaling,
+        tags,
+      }),
+    );
+  }
+
+  /** What EKS says the node group's scaling is now. */
+  async scaling(nodegroup: string): Promise<NodegroupScalingConfig> {
+    const { nodegroup: group } = await this.eks.send(
+      new DescribeNodegroupCommand({ clusterName: this.name, nodegroupName: nodegroup }),
+    );
+    return group!.scalingConfig!;
+  }
+}
+
 /** The subscription filters of the template: the log groups the stack listens to, per cluster. */
 export function subscriptionFilters(deployment: Deployment): Array<{ logGroupName: string; filterName: string }> {
   return Object.values(deployment.stack.template.Resources)
@@ -85,4 +134,19 @@ export function delivery(
   const filter = subscriptionFilters(deployment).find((f) => f.logGroupName === logGroupName);
   if (!filter) throw new Error(`The stack has no subscription filter on ${logGroupName}`);
   return awslogsEvent(lines, { ...options, logGroup: logGroupName, filters: [filter.filterName] });
+}
+
+/**
+ * The event EventBridge Scheduler sends the headroom function at `at`: the template's own target
+ * input, with the scheduled time filled in as Scheduler fills it.
+ */
+export function scheduledEvent(deployment: Deployment, at: number): unknown {
+  const schedule = Object.values(deployment.stack.template.Resources).find(
+    (r) => r.Type === 'AWS::Scheduler::Schedule',
+  );
+  if (!schedule) throw new Error('The stack has no schedule');
+  const input = String((schedule.Properties!.Target as { Input: string }).Input);
+  return JSON.parse(
+    input.replaceAll('<aws.scheduler.scheduled-time>', new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z')),
+  );
 }
