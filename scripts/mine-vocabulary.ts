@@ -98,7 +98,17 @@ export interface Mined {
   level?: string;
   template: string;
   reason?: string;
+  /** Condition messages: the status the call sets and the condition type. */
+  status?: 'False' | 'Unknown';
+  condition_type?: string;
 }
+
+/** `conditions.SetFalse(v1.ConditionTypeX, "Reason", "message")` and `SetUnknownWithReason(…)`. */
+const SET_CONDITION = new RegExp(
+  String.raw`\.(SetFalse|SetUnknownWithReason)\(\s*[\w.]*?ConditionType(\w+),\s*"([A-Za-z]+)",\s*(?:fmt\.Sprintf\(\s*)?` +
+    STR,
+  'g',
+);
 
 const GO_PATHSPEC = [
   '--',
@@ -123,7 +133,7 @@ export function mineRelease(repo: string, dir: string, tag: string): Mined[] {
     'grep',
     '-n',
     '-E',
-    String.raw`(Errorf?\(|errors\.New\(|Errorw\(|Warnf?w?\(|Infof?w?\(|Debugf?w?\(|Message:|\.Eventf?\(|Reason:|Condition[A-Za-z]*\s*(=|\)))`,
+    String.raw`(Errorf?\(|errors\.New\(|Errorw\(|Warnf?w?\(|Infof?w?\(|Debugf?w?\(|Message:|\.Eventf?\(|Reason:|SetFalse\(|SetUnknownWithReason\(|Condition[A-Za-z]*\s*(=|\)))`,
     tag,
     ...GO_PATHSPEC,
   );
@@ -143,6 +153,12 @@ export function mineRelease(repo: string, dir: string, tag: string): Mined[] {
     if (reason) out.push({ repo, tag, file, kind: 'event', template: reason[1]!, reason: reason[1] });
     const condition = /\b(Condition(?:Type|Reason)?[A-Za-z]*)\s*(?:[A-Za-z.]+\s*)?=\s*"([A-Za-z]{3,60})"/.exec(code);
     if (condition) out.push({ repo, tag, file, kind: 'condition', template: condition[2]! });
+    for (const found of code.matchAll(SET_CONDITION)) {
+      const template = goString(found[4]!);
+      if (template === undefined || template.trim().length < 4) continue;
+      const status = found[1] === 'SetFalse' ? 'False' : 'Unknown';
+      out.push({ repo, tag, file, kind: 'condition', template, reason: found[3]!, status, condition_type: found[2]! });
+    }
   }
   return out;
 }
@@ -157,6 +173,9 @@ export interface MessageRow {
   rule: string | null;
   benign_reason?: string;
   silent?: boolean;
+  status?: 'False' | 'Unknown';
+  condition_type?: string;
+  reason?: string;
 }
 
 function mineKarpenter(): MessageRow[] {
@@ -165,7 +184,7 @@ function mineKarpenter(): MessageRow[] {
     for (const tag of minorReleases(dir, from)) {
       const seenHere = new Set<string>();
       for (const mined of mineRelease(repo, dir, tag)) {
-        const key = `${repo}\u0000${mined.kind}\u0000${mined.level ?? ''}\u0000${mined.template}`;
+        const key = `${repo}\u0000${mined.kind}\u0000${mined.level ?? ''}\u0000${mined.status ?? ''}\u0000${mined.template}`;
         if (seenHere.has(key)) continue;
         seenHere.add(key);
         const row = rows.get(key);
@@ -173,7 +192,13 @@ function mineKarpenter(): MessageRow[] {
           row.tags.push(tag);
           row.file = mined.file; // the newest file that holds it
         } else {
-          const { rule, benign_reason, silent } = mapTemplate(mined.kind, mined.level, mined.template);
+          const { rule, benign_reason, silent } = mapTemplate(
+            mined.kind,
+            mined.level,
+            mined.template,
+            mined.status,
+            mined.condition_type,
+          );
           rows.set(key, {
             repo,
             file: mined.file,
@@ -184,6 +209,9 @@ function mineKarpenter(): MessageRow[] {
             rule,
             ...(benign_reason ? { benign_reason } : {}),
             ...(silent ? { silent } : {}),
+            ...(mined.status
+              ? { status: mined.status, condition_type: mined.condition_type, reason: mined.reason }
+              : {}),
           });
         }
       }

@@ -51,6 +51,7 @@ const RULES: Array<[RegExp, string]> = [
     'kubernetes-version-unsupported',
   ],
   [/conversion webhook/, 'crd-conversion-failed'],
+  [/webhook installed\?|webhook probe failed/, 'webhook-tls-error'],
   // NodePools, NodeClasses, discovery.
   [/no subnets|no security groups|has no subnets/, 'subnet-or-security-group-not-found'],
   [
@@ -163,14 +164,58 @@ const REASONS: Record<string, string> = {
 const HEALTHY_REASONS =
   /^(?:Launching|Disruption(?:Launching|WaitingReadiness|WaitingDeletion|Terminating)|Deprovisioning(?:Terminating|Launching|WaitingReadiness|WaitingDeletion|TerminatingNode|LaunchingNode)|Nominated|Evicted|Disrupted|KubeletReady|Resolved|WaitingOnNodeClaimTermination|AwaitingVolumeDetachment|DoNotDisruptUntil|DoNotDisruptGracePeriodElapsed|ZonalShiftCleared|FitsExistingCapacity|(?:Instance|Node|Capacity)?[A-Za-z]*(?:Interrupted|Interruption|RebalanceRecommendation|Stopping|Terminating)|TerminatingOnInterruption|NodeTerminatingOnInterruption)$/;
 
+/** Conditions set False with a failure message (SetFalse in the status controllers) → rule, by condition type. */
+const CONDITION_TYPE_RULES: Record<string, string> = {
+  AMIsReady: 'launch-template-or-ami-error',
+  SubnetsReady: 'subnet-or-security-group-not-found',
+  SecurityGroupsReady: 'subnet-or-security-group-not-found',
+  InstanceProfileReady: 'nodeclass-not-ready',
+  PlacementGroupReady: 'nodeclass-not-ready',
+  NodeClassReady: 'nodeclass-not-ready',
+  NodeRegistrationHealthy: 'node-not-initialized',
+};
+const WAITING =
+  /^node not (?:launched|registered)|still exists$|was requested but not registered|^draining$|^awaitingvolumedetachment$/;
+
 const FAILURE_WORDS =
   /fail|unable|cannot|could not|error|limit|unhealthy|exceed|breach|timed? ?out|not enough|avoiding/;
 
 const WRAPPER = /(?:, |: | |\()%[wvs]\)?$|\(%[sv]\)$/;
 
-export function mapTemplate(kind: MessageKind, level: string | undefined, template: string): Mapping {
+export function mapTemplate(
+  kind: MessageKind,
+  level: string | undefined,
+  template: string,
+  status?: 'False' | 'Unknown',
+  conditionType?: string,
+): Mapping {
   const text = template.toLowerCase();
-  if (kind === 'condition') {
+  if (status === 'False' && conditionType && CONDITION_TYPE_RULES[conditionType]) {
+    return { rule: CONDITION_TYPE_RULES[conditionType]! };
+  }
+  if (status && WAITING.test(text)) {
+    return {
+      rule: null,
+      benign_reason:
+        'a NodeClaim waiting to launch, register or initialise (set False before v1, Unknown since): normal progress',
+      silent: true,
+    };
+  }
+  if (status && /^node status is notready/.test(text)) {
+    return {
+      rule: null,
+      benign_reason:
+        'a NodeClaim waiting for its node to turn Ready: node-not-ready fires on it, and only a lasting one is a finding',
+    };
+  }
+  if (status === 'Unknown') {
+    return {
+      rule: null,
+      benign_reason: 'a condition set Unknown while a launch, registration or reconciliation is still under way',
+      silent: true,
+    };
+  }
+  if (kind === 'condition' && !status) {
     return {
       rule: null,
       benign_reason: 'status condition type or reason: fires only on its failing transition (polarity, classify.ts)',

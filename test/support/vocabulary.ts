@@ -14,6 +14,10 @@ export interface MessageRow {
   rule: string | null;
   benign_reason?: string;
   silent?: boolean;
+  /** Condition messages (SetFalse / SetUnknownWithReason): the status set, the condition type and reason. */
+  status?: 'False' | 'Unknown';
+  condition_type?: string;
+  reason?: string;
 }
 
 export function loadMessages(): MessageRow[] {
@@ -84,6 +88,24 @@ const zapJson = (fields: Record<string, string>): string =>
  */
 export function envelopes(row: MessageRow): Array<[string, string]> {
   const text = fill(row.template);
+  if (row.kind === 'condition' && row.status) {
+    const type = row.condition_type!;
+    const object = /NodeRegistrationHealthy|NodeClassReady/.test(type)
+      ? 'nodepool/default'
+      : /Initialized|Registered|Drained|VolumesDetached|ConsistentStateFound/.test(type)
+        ? 'nodeclaim/default-abcde'
+        : 'ec2nodeclass/default';
+    const describe: [string, string] = ['kubectl describe', `    Message:               ${text}`];
+    // v1 announces each change as an event; before v1 the message was only in the status (describe).
+    if (row.status === 'False' && row.silent) return [describe];
+    return [
+      describe,
+      [
+        'transition event',
+        `default   10s   Warning   ${row.reason}   ${object}   Status condition transitioned, Type: ${type}, Status: True -> ${row.status}, Reason: ${row.reason}, Message: ${text}`,
+      ],
+    ];
+  }
   if (row.kind === 'event') {
     const reason = /^[A-Za-z]+$/.test(row.template) ? row.template : 'Unknown';
     const message = reason === row.template ? 'See the NodeClaim status for details' : text;
@@ -125,7 +147,7 @@ export type Outcome = 'recognised' | 'benign' | 'pending' | 'missed' | 'fired';
  * silent one that fires in some envelope is `fired`, a false positive).
  */
 export function outcome(row: MessageRow): { outcome: Outcome; detail?: string } {
-  if (row.kind === 'condition') return { outcome: 'benign' };
+  if (row.kind === 'condition' && !row.status) return { outcome: 'benign' };
   const results = envelopes(row).map(([shape, line]) => [shape, rulesOf(line)] as const);
   if (row.rule === null) {
     const fired = results.find(([, rules]) => rules.length > 0);

@@ -176,6 +176,37 @@ export const KARPENTER_TERMS: readonly KarpenterTerm[] = [
     'nodeclass status has not been reconciled against the latest spec',
   ),
   t('subnet-or-security-group-not-found', 'has no subnets', 'AWSNodeTemplate has no subnets'),
+  // Status condition messages (SetFalse in the status controllers), as kubectl describe shows them
+  t('subnet-or-security-group-not-found', 'did not match any subnets', 'SubnetSelector did not match any Subnets'),
+  t(
+    'subnet-or-security-group-not-found',
+    'did not match any securitygroups',
+    'SecurityGroupSelector did not match any SecurityGroups',
+  ),
+  t('launch-template-or-ami-error', 'did not match any amis', 'AMISelector did not match any AMIs'),
+  t(
+    'launch-template-or-ami-error',
+    'ubuntu ami discovery is not supported',
+    'Ubuntu AMI discovery is not supported at v1, refer to the upgrade guide…',
+  ),
+  t('nodeclass-not-ready', 'failed to resolve placement group', 'Failed to resolve placement group'),
+  t('nodeclass-not-ready', ['placement group ', ' not found'], 'Placement group %q not found'),
+  t('nodeclass-not-ready', 'nodeclass not found on cluster', 'NodeClass not found on cluster'),
+  t('nodeclass-not-ready', 'nodeclass is terminating', 'NodeClass is Terminating'),
+  t('nodeclass-not-ready', 'node class readiness unknown', 'Node Class Readiness Unknown'),
+  t(
+    'nodeclass-not-ready',
+    'unable to resolve instance profile',
+    'unable to resolve instance profile for node class (docs: concepts/nodeclasses.md)',
+  ),
+  t('node-not-initialized', 'failed to register node', 'Failed to register node'),
+  // The webhooks Karpenter registers are not installed or not answering
+  t(
+    'webhook-tls-error',
+    ['webhook installed', 'invariant violated'],
+    'invariant violated: spec.provider is not defined. Is the defaulting webhook installed?',
+  ),
+  t('webhook-tls-error', 'webhook probe failed', 'webhook probe failed with status code %d'),
   t('subnet-or-security-group-not-found', 'no security groups are', 'no security groups are discovered'),
   t('subnet-or-security-group-not-found', 'no subnets are', 'no subnets are discovered'),
   t(
