@@ -1,5 +1,5 @@
-import { RULE_IDS, type RuleId } from '../../lambdas/core/catalog';
-import type { RemediationStep } from '../../lambdas/core/diagnose';
+import { RULE_IDS, type RuleId } from '../../lambdas/core/rules';
+import type { RemediationStep } from '../../lambdas/core/advice/types';
 import { adviceSamples, ADVICE_CASES, type AdviceSample } from '../support/advice-cases';
 
 /**

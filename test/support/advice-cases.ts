@@ -1,8 +1,9 @@
 import type { Evidence } from '../../lambdas/core/aggregate';
 import { analyzeMessages } from '../../lambdas/core/analyze';
-import { RULE_IDS, type RuleId } from '../../lambdas/core/catalog';
+import { RULE_IDS, type RuleId } from '../../lambdas/core/rules';
 import { emptyContext, type FindingContext } from '../../lambdas/core/context';
-import { diagnose, type Diagnosis } from '../../lambdas/core/diagnose';
+import type { Diagnosis } from '../../lambdas/core/advice/types';
+import { diagnose } from '../../lambdas/core/rules';
 import { buildFinding } from '../../lambdas/core/finding';
 import type { Entities } from '../../lambdas/core/model';
 import { loadSamples } from '../helpers';

@@ -1,5 +1,5 @@
 import type { NodegroupFacts } from '../context';
-import { shellArg } from '../diagnose';
+import { shellArg } from './shell';
 import { planRaise, raiseCommands, type GroupState } from '../remediation';
 
 /** How a node group should be raised so the Karpenter controller fits, from its live sizes. */

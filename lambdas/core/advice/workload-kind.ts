@@ -1,4 +1,4 @@
-import { shellArg } from '../diagnose';
+import { shellArg } from './shell';
 
 /** The kinds of controller a pod can belong to, as kubectl names them. */
 export type WorkloadKind = 'deployment' | 'statefulset' | 'daemonset' | 'job' | 'cronjob';
