@@ -21,7 +21,7 @@ const handlersByPath = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', 'examples/**', 'docs/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', 'coverage/**', 'examples/**', 'docs/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -9,6 +9,8 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  // Builds dist/ (npm run build) once, for the tests that run the bin as users do.
+  globalSetup: '<rootDir>/test/global-setup.ts',
   // Removes the cdk.out folders that test apps write to the temp directory.
   setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
 };

@@ -1,17 +1,32 @@
-import { classify } from '../../lambdas/core/classify';
-import { parseMessage } from '../../lambdas/core/parse';
+import { classify, mayClassify } from '../../lambdas/core/classify';
 import { CATALOG_ORDER } from '../../lambdas/core/order';
+import { parseMessage } from '../../lambdas/core/parse';
+import type { Io } from './io';
+import { expandSources } from './sources';
+import { decodeText, emptyTextInfo, linesOf } from './text-input';
+import { createReadStream } from 'node:fs';
 
 /**
  * `classify`: one JSON line per input line, `{"line": N, "rules": [...]}`. Every line is a record on
- * its own (no continuation joining), so labelled lines can be scored one by one.
+ * its own (no continuation joining), so labelled lines can be scored one by one. Streams: output
+ * waits for a slow reader instead of piling up in memory.
  */
-export function classifyLines(content: string, write: (line: string) => void): void {
-  const lines = content.split('\n');
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  lines.forEach((line, index) => {
-    const record = parseMessage(line, { line: index + 1 });
-    const rules = record ? [...new Set(classify(record).map((signal) => signal.rule))].sort(CATALOG_ORDER) : [];
-    write(JSON.stringify({ line: index + 1, rules }));
-  });
+export async function classifyInput(input: string | undefined, io: Io): Promise<void> {
+  const [source] = expandSources([input ?? '-'], io.cwd);
+  const bytes = source!.path ? createReadStream(source!.path, { highWaterMark: 1024 * 1024 }) : io.stdin();
+  const info = emptyTextInfo();
+  let number = 0;
+  for await (const lines of linesOf(decodeText(bytes, source!.name, info), info)) {
+    let out = '';
+    for (const line of lines) out += `${JSON.stringify({ line: ++number, rules: rulesOf(line, number) })}\n`;
+    if (io.stdout(out) === false) await io.drain();
+  }
+}
+
+/** The rules one line shows on its own, in catalog order. */
+export function rulesOf(line: string, number: number): string[] {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+  if (!mayClassify(text)) return [];
+  const record = parseMessage(text, { line: number });
+  return record ? [...new Set(classify(record).map((signal) => signal.rule))].sort(CATALOG_ORDER) : [];
 }

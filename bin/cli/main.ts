@@ -1,62 +1,65 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { Enricher, needsEnrichment } from '../../lambdas/adapters/enrich';
-import type { Incident } from '../../lambdas/core/aggregate';
-import { analyzeMessages } from '../../lambdas/core/analyze';
-import type { RawMessage } from '../../lambdas/core/assemble';
-import { CATALOG, RULE_IDS } from '../../lambdas/core/rules';
-import type { FindingContext } from '../../lambdas/core/context';
-import { buildFinding, type Finding } from '../../lambdas/core/finding';
-import { emptyInputStats, readInput } from '../../lambdas/core/input';
-import { renderFindingText, renderSummary, PLAIN } from '../../lambdas/core/render-text';
-import { lazyAwsClients } from '../../lambdas/shared/aws-clients';
+import { version } from '../../package.json';
+import { SEVERITIES } from '../../lambdas/core/model';
 import { DEFAULT_DISCOVERY_TAG_KEY } from '../../lambdas/shared/settings';
-import { classifyLines } from './classify-command';
-import { terminalStyle } from './style';
+import type { AnalyzeOptions } from './analyze-command';
+import { processIo, type Io } from './io';
+import type { RulesFormat } from './rules-command';
+import { InputError } from './text-input';
+import type { WatchOptions } from './watch-command';
 
-/** Exit codes (DESIGN §5). */
-export const EXIT = { ok: 0, failOn: 1, usage: 2 } as const;
+export type { Io } from './io';
 
-/** Raised for input the CLI cannot read; becomes exit code 2 with a one-line message. */
-export class InputError extends Error {}
+/**
+ * Exit codes (DESIGN §5), one meaning each: 0 nothing at or above --fail-on, 1 a finding at or
+ * above it, 2 bad usage or input that cannot be read, 3 a fault of karpenter-doctor itself.
+ */
+export const EXIT = { ok: 0, failOn: 1, usage: 2, internal: 3 } as const;
 
-export interface Io {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  readFile: (path: string) => string;
-  readStdin: () => string;
-  env: NodeJS.ProcessEnv;
-  isTty: boolean;
-}
-
-const defaultIo = (): Io => ({
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFileSync(path, 'utf8'),
-  readStdin: () => readFileSync(0, 'utf8'),
-  env: process.env,
-  isTty: Boolean(process.stdout.isTTY),
-});
+const EXIT_CODES_HELP = `
+Exit codes:
+  0  ran; no finding at or above --fail-on (or --fail-on not given)
+  1  a finding at or above --fail-on
+  2  bad usage, or input that cannot be read (missing, binary, not valid gzip)
+  3  internal error of karpenter-doctor (please report it)`;
 
 /** Runs the CLI and returns its exit code; never calls process.exit, so it can be tested in-process. */
-export async function main(argv: string[], io: Io = defaultIo()): Promise<number> {
+export async function main(argv: string[], io: Io = processIo(), name = 'karpenter-doctor'): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = new Command('karpenter-doctor')
+  const program = new Command(name)
     .description('Find out why Karpenter cannot scale an EKS cluster, from its logs and Kubernetes events.')
-    .showHelpAfterError()
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .showHelpAfterError('(add --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({
+      writeOut: (text) => void io.stdout(text),
+      writeErr: io.stderr,
+      outputError: (text, write) => write(`karpenter-doctor: ${text.replace(/^error: /, '')}`),
+    })
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ${name} analyze karpenter.log.gz events.json
+  $ kubectl logs -n kube-system deploy/karpenter -f | ${name} analyze --follow -
+  $ ${name} watch --cluster prod
+${EXIT_CODES_HELP}`,
+    );
 
   program
     .command('analyze')
-    .description('Analyse log files (any mix of formats, or a Lambda awslogs event) and print findings.')
-    .argument('[files...]', 'log files to read; "-" or none reads standard input')
+    .description(
+      'Analyse logs and events (files, directories, patterns, gzip, UTF-8 or UTF-16, or standard input) and print findings.',
+    )
+    .argument('[inputs...]', 'files, directories (read recursively) or patterns; "-" or none reads standard input')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('-c, --cluster <name>', 'cluster name used in findings and commands', 'my-cluster')
     .option('-r, --region <region>', 'AWS region used in commands')
     .addOption(
-      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices(['critical', 'high']),
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
     )
+    .option('--follow', 'read a stream that does not end: print each finding as its incident opens or escalates')
     .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
     .option(
       '--discovery-tag <key>',
@@ -64,27 +67,87 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       DEFAULT_DISCOVERY_TAG_KEY,
     )
     .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller')
-    .action(async (files: string[], options: AnalyzeOptions) => {
-      exitCode = await analyze(files, options, io);
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ${name} analyze examples/ --cluster demo --region us-west-2
+  $ ${name} analyze 'logs/**/*.log.gz' --format json --fail-on high
+  $ kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter -f | ${name} analyze --follow -
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (inputs: string[], options: AnalyzeOptions) => {
+      if (options.follow && options.enrich) throw new InputError('--follow and --enrich cannot be combined');
+      const { analyze } = loadAnalyze();
+      exitCode = await analyze(inputs, options, io);
+    });
+
+  program
+    .command('watch')
+    .description(
+      "Run kubectl for you (its current context): the Karpenter controller's logs and the cluster's events, analysed as they arrive.",
+    )
+    .option('-c, --cluster <name>', 'cluster name used in findings (default: from the kubectl context)')
+    .option('-r, --region <region>', 'AWS region used in commands (default: from an EKS context)')
+    .option('-n, --namespace <namespace>', 'namespace of the Karpenter deployment (default: found by its label)')
+    .option('--deployment <name>', 'name of the Karpenter deployment (default: found by its label)')
+    .option('--context <context>', 'kubectl context to use (default: the current one)')
+    .option('--since <duration>', 'how far back the controller logs start', '1h')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
+    )
+    .addHelpText(
+      'after',
+      `
+Runs: kubectl logs -f (every pod of the Karpenter deployment) and kubectl get events -A --watch -o json.
+Stop it with Ctrl-C; it prints a summary.
+
+Examples:
+  $ ${name} watch
+  $ ${name} watch --context prod-eu --since 30m --fail-on critical
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (options: WatchOptions) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { watch } = require('./watch-command') as typeof import('./watch-command');
+      exitCode = await watch(options, io);
     });
 
   program
     .command('classify')
     .description('Print {"line": N, "rules": [...]} for every input line, each line classified on its own.')
-    .argument('[file]', 'file to read; "-" or none reads standard input')
-    .action((file: string | undefined) => {
-      const content = readSource(file ?? '-', io);
-      const out: string[] = [];
-      classifyLines(content, (line) => out.push(line));
-      io.stdout(out.length ? `${out.join('\n')}\n` : '');
+    .argument('[input]', 'file to read; "-" or none reads standard input')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ${name} classify karpenter.log | grep -v '"rules":\\[\\]'
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (input: string | undefined) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { classifyInput } = require('./classify-command') as typeof import('./classify-command');
+      await classifyInput(input, io);
     });
 
   program
     .command('rules')
-    .description('List the rule catalog: id, severity, seed section, title.')
+    .description('List the rule catalog, or explain one rule: what it recognises, its source and its remediation.')
+    .argument('[id]', 'a rule id, to explain that rule')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((options: { format: 'text' | 'json' }) => {
-      io.stdout(renderRules(options.format));
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ ${name} rules
+  $ ${name} rules subnet-ip-exhaustion
+${EXIT_CODES_HELP}`,
+    )
+    .action((id: string | undefined, options: { format: RulesFormat }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const rules = require('./rules-command') as typeof import('./rules-command');
+      io.stdout(id ? rules.renderRule(id, options.format) : rules.renderRules(options.format));
     });
 
   try {
@@ -94,125 +157,24 @@ export async function main(argv: string[], io: Io = defaultIo()): Promise<number
       return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
     if (error instanceof InputError) {
-      io.stderr(`karpenter-doctor. ${error.message}\n`);
+      io.stderr(`karpenter-doctor: ${error.message}\n`);
       return EXIT.usage;
     }
-    throw error;
+    io.stderr(`karpenter-doctor: internal error: ${describe(error, io.env.KARPENTER_DOCTOR_DEBUG !== undefined)}\n`);
+    return EXIT.internal;
   }
   return exitCode;
 }
 
-interface AnalyzeOptions {
-  format: 'text' | 'json';
-  cluster: string;
-  region?: string;
-  failOn?: 'critical' | 'high';
-  enrich?: boolean;
-  discoveryTag: string;
-  systemNodegroup?: string;
+function loadAnalyze(): typeof import('./analyze-command') {
+  // Commands load on use: `--version` and `--help` never initialise the analysis core.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./analyze-command') as typeof import('./analyze-command');
 }
 
-/** Time the CLI gives the live AWS checks; longer than the Lambda's, nobody is waiting on a batch. */
-const CLI_ENRICH_BUDGET_MS = 20_000;
-
-async function analyze(files: string[], options: AnalyzeOptions, io: Io): Promise<number> {
-  const sources = files.length ? files : ['-'];
-  const stats = emptyInputStats();
-  const messages: RawMessage[] = [];
-  for (const source of sources) {
-    messages.push(...readInput(readSource(source, io), source === '-' ? '<stdin>' : source, stats));
-  }
-  const analysis = analyzeMessages(messages, options.cluster);
-  const contexts = options.enrich ? await enrichIncidents(analysis.incidents, options, io) : new Map();
-  const region = options.region ?? (options.enrich ? io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION : undefined);
-  const findings = analysis.incidents.map((incident) =>
-    buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
-  );
-  if (stats.problems.length) io.stderr(`karpenter-doctor. skipped malformed input: ${stats.problems.join('; ')}\n`);
-
-  if (options.format === 'json') {
-    io.stdout(
-      `${JSON.stringify({ findings, stats: { ...analysis.stats, malformed: stats.malformed, controlMessages: stats.controlMessages } }, null, 2)}\n`,
-    );
-  } else {
-    const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
-    const parts = [
-      renderSummary(findings, analysis.stats.records, stats.malformed),
-      ...findings.map((f) => renderFindingText(f, style)),
-    ];
-    io.stdout(`${parts.join('\n\n')}\n`);
-  }
-  return failOn(findings, options.failOn) ? EXIT.failOn : EXIT.ok;
-}
-
-/** The same enrichment as the Lambda, with the caller's credentials and region. */
-async function enrichIncidents(
-  incidents: Incident[],
-  options: AnalyzeOptions,
-  io: Io,
-): Promise<Map<string, FindingContext>> {
-  const targets = incidents.filter((incident) => needsEnrichment(incident.rule));
-  if (targets.length === 0) return new Map();
-  const region = options.region ?? (io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION);
-  if (!region) {
-    throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
-  }
-  const enricher = new Enricher(lazyAwsClients({ region }), {
-    clusterSettings: (cluster) => ({
-      discoveryTagKey: options.discoveryTag,
-      discoveryTagValue: cluster,
-      systemNodegroup: options.systemNodegroup,
-    }),
-  });
-  return enricher.enrich(targets, CLI_ENRICH_BUDGET_MS);
-}
-
-function failOn(findings: Finding[], threshold: AnalyzeOptions['failOn']): boolean {
-  if (!threshold) return false;
-  const severe = threshold === 'critical' ? ['critical'] : ['critical', 'high'];
-  return findings.some((finding) => severe.includes(finding.severity));
-}
-
-function readSource(source: string, io: Io): string {
-  try {
-    return source === '-' ? io.readStdin() : io.readFile(source);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (error as Error).message;
-    throw new InputError(`cannot read ${source === '-' ? 'standard input' : source}: ${why}`);
-  }
-}
-
-function renderRules(format: 'text' | 'json'): string {
-  const rules = RULE_IDS.map((id) => CATALOG[id]);
-  if (format === 'json') {
-    return `${JSON.stringify(
-      rules.map(({ id, title, severity, source, family, emittedBy, recognises }) => ({
-        id,
-        title,
-        severity,
-        source,
-        family,
-        emittedBy,
-        recognises,
-      })),
-      null,
-      2,
-    )}\n`;
-  }
-  const width = Math.max(...rules.map((r) => r.id.length));
-  const familyWidth = Math.max(...rules.map((r) => r.family.length));
-  const lines = rules.map((r) => {
-    const source = typeof r.source === 'number' ? `seed §${r.source}` : r.source;
-    const emitted = r.emittedBy === 'headroom' ? '  (emitted by the headroom check, not from logs)' : '';
-    return `${r.id.padEnd(width)}  ${r.family.padEnd(familyWidth)}  ${r.severity.padEnd(8)}  ${source.padEnd(9)}  ${r.title}${emitted}`;
-  });
-  return `${'id'.padEnd(width)}  ${'family'.padEnd(familyWidth)}  ${'severity'.padEnd(8)}  ${'source'.padEnd(9)}  title\n${lines.join('\n')}\n`;
+function describe(error: unknown, stack: boolean): string {
+  if (!(error instanceof Error)) return String(error);
+  return stack && error.stack
+    ? error.stack
+    : `${error.message} (set KARPENTER_DOCTOR_DEBUG=1 for the stack; please report it)`;
 }

@@ -54,7 +54,8 @@ export class Aggregator {
 
   constructor(private readonly cluster: string) {}
 
-  add(signal: Signal): void {
+  /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
+  add(signal: Signal): IncidentChange {
     const keyEntity = CATALOG[signal.rule].keyEntity;
     const keyValue = keyEntity ? signal.entities[keyEntity]?.[0] : undefined;
     const idKey = `${signal.rule}\u0000${keyValue ?? ''}`;
@@ -64,6 +65,7 @@ export class Aggregator {
       this.ids.set(idKey, findingId);
     }
     let incident = this.incidents.get(findingId);
+    const opened = !incident;
     if (!incident) {
       incident = {
         findingId,
@@ -84,15 +86,27 @@ export class Aggregator {
       if (!incident.lastSeen || time > incident.lastSeen) incident.lastSeen = time;
     }
     const sets = this.entitySets.get(findingId)!;
+    const grown: EntityKind[] = [];
     for (const [kind, values] of Object.entries(signal.entities) as Array<[EntityKind, string[]]>) {
       let set = sets.get(kind);
       if (!set) sets.set(kind, (set = new Set()));
+      const size = set.size;
       for (const value of values) if (set.size < MAX_ENTITY_VALUES) set.add(value);
+      if (set.size > size) grown.push(kind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
       const evidence = evidenceOf(signal.record, time);
       if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
     }
+    return { findingId, opened, grown };
+  }
+
+  private snapshot(incident: Incident): Incident {
+    return {
+      ...incident,
+      entities: toEntities(this.entitySets.get(incident.findingId)!),
+      evidence: [...incident.evidence],
+    };
   }
 
   addAll(signals: Iterable<Signal>): this {
@@ -100,17 +114,32 @@ export class Aggregator {
     return this;
   }
 
+  /** One incident as it stands now, or undefined when no signal opened it. */
+  incident(findingId: string): Incident | undefined {
+    const incident = this.incidents.get(findingId);
+    return incident && this.snapshot(incident);
+  }
+
   /** The incidents, most severe first, then by occurrences. */
   incidentsFound(): Incident[] {
     const order = ['critical', 'high', 'medium', 'low'];
     return [...this.incidents.values()]
-      .map((incident) => ({ ...incident, entities: toEntities(this.entitySets.get(incident.findingId)!) }))
+      .map((incident) => this.snapshot(incident))
       .sort(
         (a, b) =>
           order.indexOf(CATALOG[a.rule].severity) - order.indexOf(CATALOG[b.rule].severity) ||
           b.occurrences - a.occurrences,
       );
   }
+}
+
+/** What one signal did to its incident. */
+export interface IncidentChange {
+  findingId: string;
+  /** The signal opened the incident. */
+  opened: boolean;
+  /** Entity kinds that gained a value (a second subnet, a new IAM action). */
+  grown: EntityKind[];
 }
 
 function toEntities(sets: Map<EntityKind, Set<string>>): Entities {

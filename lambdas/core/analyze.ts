@@ -1,7 +1,8 @@
-import { Aggregator, type Incident } from './aggregate';
-import { assembleRecords, type Prefilter, type RawMessage } from './assemble';
+import { Aggregator, type Incident, type IncidentChange } from './aggregate';
+import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules';
 import { classify, mayClassify } from './classify';
+import type { LogRecord, Signal } from './model';
 
 /** Counts of one analysis run: what was read and what it showed. */
 export interface AnalysisStats {
@@ -20,18 +21,90 @@ export interface Analysis {
  * It keeps only the incidents, never the records, so memory does not grow with the input.
  */
 export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string): Analysis {
-  const aggregator = new Aggregator(cluster);
-  const stats: AnalysisStats = { records: 0, signals: 0, signalsByRule: {} };
+  const analyzer = new StreamingAnalyzer(cluster);
+  const stream = analyzer.stream();
+  for (const message of messages) stream.push(message);
+  return analyzer.finish();
+}
+
+/** Called when a signal opens an incident or adds to what it affects. */
+export type ChangeListener = (change: IncidentChange, signal: Signal) => void;
+
+/**
+ * The same pipeline fed one message at a time, from any number of streams (a file, a pipe, two
+ * kubectl processes) that share one set of incidents. Each stream assembles its own records, so
+ * the lines of two interleaved streams are never joined.
+ */
+export class StreamingAnalyzer {
+  private readonly aggregator: Aggregator;
+  private readonly stats: AnalysisStats = { records: 0, signals: 0, signalsByRule: {} };
   // Records that no rule can match (the healthy bulk) are counted but never parsed.
-  const prefilter: Prefilter = { keep: mayClassify, skipped: 0 };
-  for (const record of assembleRecords(messages, prefilter)) {
-    stats.records++;
+  private readonly prefilter: Prefilter = { keep: mayClassify, skipped: 0 };
+  private readonly streams = new Set<RecordAssembler>();
+
+  constructor(
+    cluster: string,
+    private readonly onChange?: ChangeListener,
+  ) {
+    this.aggregator = new Aggregator(cluster);
+  }
+
+  /** A new stream of messages into this analysis. */
+  stream(): MessageStream {
+    const assembler = new RecordAssembler(this.prefilter);
+    this.streams.add(assembler);
+    return {
+      push: (message) => {
+        const record = assembler.push(message);
+        if (record) this.record(record);
+      },
+      flush: () => {
+        const record = assembler.flush();
+        if (record) this.record(record);
+      },
+    };
+  }
+
+  /** The incident of a finding id as it stands now. */
+  incident(findingId: string): Incident | undefined {
+    return this.aggregator.incident(findingId);
+  }
+
+  /** Completes every stream's last record and returns the analysis. */
+  finish(): Analysis {
+    for (const assembler of this.streams) {
+      const record = assembler.flush();
+      if (record) this.record(record);
+    }
+    return this.snapshot();
+  }
+
+  /** The analysis so far, without ending any stream. */
+  snapshot(): Analysis {
+    return {
+      incidents: this.aggregator.incidentsFound(),
+      stats: {
+        ...this.stats,
+        records: this.stats.records + this.prefilter.skipped,
+        signalsByRule: { ...this.stats.signalsByRule },
+      },
+    };
+  }
+
+  private record(record: LogRecord): void {
+    this.stats.records++;
     for (const signal of classify(record)) {
-      stats.signals++;
-      stats.signalsByRule[signal.rule] = (stats.signalsByRule[signal.rule] ?? 0) + 1;
-      aggregator.add(signal);
+      this.stats.signals++;
+      this.stats.signalsByRule[signal.rule] = (this.stats.signalsByRule[signal.rule] ?? 0) + 1;
+      const change = this.aggregator.add(signal);
+      if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
     }
   }
-  stats.records += prefilter.skipped;
-  return { incidents: aggregator.incidentsFound(), stats };
+}
+
+/** One stream into a StreamingAnalyzer. */
+export interface MessageStream {
+  push(message: RawMessage): void;
+  /** Completes the record still waiting for continuation lines (the stream ended or went quiet). */
+  flush(): void;
 }

@@ -32,33 +32,56 @@ export interface Prefilter {
  * record it does not keep is counted and never parsed.
  */
 export function* assembleRecords(messages: Iterable<RawMessage>, prefilter?: Prefilter): Generator<LogRecord> {
-  let pending: RawMessage | undefined;
-  const describe: DescribeContext = {};
+  const assembler = new RecordAssembler(prefilter);
   for (const raw of messages) {
-    const sameStream = pending !== undefined && sameStreamOf(pending, raw);
+    const record = assembler.push(raw);
+    if (record) yield record;
+  }
+  const last = assembler.flush();
+  if (last) yield last;
+}
+
+/**
+ * The record assembly of one stream of messages, one message at a time: a record is complete when
+ * the next message is not its continuation, or when the input ends or goes quiet (`flush`).
+ */
+export class RecordAssembler {
+  private pending: RawMessage | undefined;
+  /** The message before this one, kept after a flush so a stream keeps its describe context. */
+  private previous: RawMessage | undefined;
+  private readonly describe: DescribeContext = {};
+
+  constructor(private readonly prefilter?: Prefilter) {}
+
+  /** Takes the next message; returns the record it completes, if any. */
+  push(raw: RawMessage): LogRecord | undefined {
+    const sameStream = this.previous !== undefined && sameStreamOf(this.previous, raw);
+    this.previous = raw;
+    const pending = this.pending;
     if (
       pending &&
       sameStream &&
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
-      pending = {
+      this.pending = {
         message: `${withoutTrailingNewlines(pending.message)}\n${raw.message}`,
         origin: pending.origin,
         stream: pending.stream,
       };
-      continue;
+      return undefined;
     }
-    if (pending) {
-      const record = parsePending(pending, describe, prefilter);
-      if (record) yield record;
-    }
-    if (!sameStream) describe.object = undefined;
-    pending = raw;
+    const record = pending ? parsePending(pending, this.describe, this.prefilter) : undefined;
+    if (!sameStream) this.describe.object = undefined;
+    this.pending = raw;
+    return record;
   }
-  if (pending) {
-    const record = parsePending(pending, describe, prefilter);
-    if (record) yield record;
+
+  /** The record still waiting for continuations, completed now (end of input, or a quiet stream). */
+  flush(): LogRecord | undefined {
+    const pending = this.pending;
+    this.pending = undefined;
+    return pending ? parsePending(pending, this.describe, this.prefilter) : undefined;
   }
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '../support/cli';
@@ -71,7 +72,43 @@ describe('karpenter-doctor analyze', () => {
   it('exits 2 with a clear message for unreadable input', async () => {
     const { code, stderr } = await run(['analyze', 'examples/does-not-exist.log']);
     expect(code).toBe(2);
-    expect(stderr).toBe('karpenter-doctor. cannot read examples/does-not-exist.log: no such file\n');
+    expect(stderr).toBe('karpenter-doctor: cannot read examples/does-not-exist.log: no such file\n');
+  });
+
+  it.each([
+    ['critical', 0],
+    ['high', 1],
+    ['medium', 1],
+    ['low', 1],
+  ])('--fail-on %s exits %d on a file whose worst finding is high', async (severity, expected) => {
+    // Node pools out of limits (high) and consolidation blocked (low): nothing critical.
+    const readStdin = () =>
+      [
+        '{"level":"ERROR","message":"could not schedule pod","error":"all available instance types exceed limits for nodepool: \\"default\\""}',
+        '{"kind":"Event","reason":"DisruptionBlocked","message":"Cannot disrupt NodeClaim: pdb \\"web\\" prevents pod evictions","involvedObject":{"kind":"NodeClaim","name":"default-x"}}',
+      ].join('\n');
+    const { code, stdout } = await run(['analyze', '--fail-on', severity, '-'], { readStdin });
+    expect(stdout).toMatch(/HIGH .*\[nodepool-limits-exceeded\]/);
+    expect(stdout).not.toContain('CRITICAL');
+    expect(code).toBe(expected);
+  });
+
+  it('exits 3, not 1, when karpenter-doctor itself fails', async () => {
+    const failingOutput = () => {
+      throw new TypeError('disk on fire');
+    };
+    const { code, stderr } = await run(['analyze', EXAMPLES[1]!], { stdout: failingOutput });
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^karpenter-doctor: internal error: disk on fire/);
+  });
+
+  it('starts every error with "karpenter-doctor:", usage errors included', async () => {
+    const errors = [
+      (await run(['analyze', '--fail-on', 'urgent'])).stderr,
+      (await run(['analise'])).stderr,
+      (await run(['analyze', 'no-such.log'])).stderr,
+    ];
+    for (const stderr of errors) expect(stderr).toMatch(/^karpenter-doctor: /);
   });
 
   it('exits 2 on bad usage', async () => {
@@ -121,10 +158,47 @@ describe('karpenter-doctor rules', () => {
     expect(json.map((r: { id: string }) => r.id)).toEqual([...RULE_IDS]);
   });
 
-  it('prints help', async () => {
+  it('explains one rule: what it recognises, its seed section and its remediation', async () => {
+    const { code, stdout } = await run(['rules', 'subnet-ip-exhaustion']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^subnet-ip-exhaustion {2}CRITICAL {2}seed §11 {2}network\n/);
+    expect(stdout).toContain('recognises  InsufficientFreeAddressesInSubnet');
+    expect(stdout).toMatch(/\nexample {5}.*InsufficientFreeAddressesInSubnet.*\n {12}\(seed §11/);
+    expect(stdout).toMatch(/fix\n {2}1\. .*\n(.*\n)*? {5}\$ aws ec2 describe-subnets/);
+    const json = JSON.parse((await run(['rules', 'subnet-ip-exhaustion', '--format', 'json'])).stdout);
+    expect(json).toMatchObject({ id: 'subnet-ip-exhaustion', severity: 'critical', source: 11, family: 'network' });
+    expect(json.example.line).toContain('InsufficientFreeAddressesInSubnet');
+    expect(json.remediation.length).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown rule id with exit 2 and a suggestion', async () => {
+    const { code, stderr } = await run(['rules', 'subnet']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^karpenter-doctor: no rule "subnet"; did you mean subnet-ip-exhaustion/);
+  });
+});
+
+describe('karpenter-doctor help and version', () => {
+  it('prints help naming every command', async () => {
     const { code, stdout } = await run(['--help']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/analyze .*\n.*classify .*\n.*rules/s);
+    expect(stdout).toMatch(/analyze .*\n.*watch .*\n.*classify .*\n.*rules/s);
+  });
+
+  it.each([[[]], [['analyze']], [['watch']], [['classify']], [['rules']]])(
+    'shows an example and the exit codes in the help of %j',
+    async (command) => {
+      const { code, stdout } = await run([...command, '--help']);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/Examples?:\n {2}\$ karpenter-doctor /);
+      expect(stdout).toMatch(/Exit codes:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 /);
+    },
+  );
+
+  it('prints the version of package.json', async () => {
+    const { code, stdout } = await run(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version}\n`);
   });
 });
 

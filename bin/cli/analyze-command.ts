@@ -1,0 +1,191 @@
+import { StreamingAnalyzer, type Analysis, type ChangeListener } from '../../lambdas/core/analyze';
+import type { Incident } from '../../lambdas/core/aggregate';
+import type { FindingContext } from '../../lambdas/core/context';
+import { buildFinding, type Finding } from '../../lambdas/core/finding';
+import { emptyInputStats, type InputStats } from '../../lambdas/core/input';
+import { AFFECTED_KIND } from '../../lambdas/core/lifecycle';
+import { SEVERITIES, type Severity } from '../../lambdas/core/model';
+import { PLAIN, renderFindingText, renderSummary } from '../../lambdas/core/render-text';
+import type { Io } from './io';
+import { readSources, type InputRead } from './read-sources';
+import { expandSources, type Source } from './sources';
+import { terminalStyle } from './style';
+import { InputError } from './text-input';
+
+export type OutputFormat = 'text' | 'json';
+
+export interface AnalyzeOptions {
+  format: OutputFormat;
+  cluster: string;
+  region?: string;
+  failOn?: Severity;
+  enrich?: boolean;
+  discoveryTag: string;
+  systemNodegroup?: string;
+  follow?: boolean;
+}
+
+/** Time the CLI gives the live AWS checks; longer than the Lambda's, nobody is waiting on a batch. */
+const CLI_ENRICH_BUDGET_MS = 20_000;
+/** A stream quiet this long in --follow has its last record completed. */
+export const FOLLOW_IDLE_MS = 200;
+
+/** `analyze`: reads every input as a stream, prints the findings; the exit code says whether --fail-on was met. */
+export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io): Promise<number> {
+  const sources = expandSources(inputs, io.cwd);
+  const region = options.region ?? (options.enrich ? io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION : undefined);
+  if (options.enrich && !region) throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
+  const stats = emptyInputStats();
+  const follow = options.follow ? followPrinter(options, region, io) : undefined;
+  const analyzer = new StreamingAnalyzer(options.cluster, follow?.onChange);
+  follow?.attach(analyzer);
+  const stop = new AbortController();
+  const release = options.follow ? io.onInterrupt(() => stop.abort()) : () => undefined;
+  let read: InputRead[];
+  try {
+    read = await readSources(sources, analyzer, stats, {
+      stdin: io.stdin,
+      idleFlushMs: options.follow ? FOLLOW_IDLE_MS : undefined,
+      signal: stop.signal,
+    });
+  } finally {
+    release();
+  }
+  const analysis = analyzer.finish();
+  reportInputs(sources, read, stats, io);
+  if (follow) {
+    const findings = analysis.incidents.map((incident) => buildFinding(incident, { region }));
+    io.stdout(follow.summary(findings, analysis, stats));
+    return failsOn(findings, options.failOn) ? 1 : 0;
+  }
+  const contexts =
+    options.enrich && region ? await enrich(analysis.incidents, options, region) : new Map<string, FindingContext>();
+  const findings = analysis.incidents.map((incident) =>
+    buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
+  );
+  io.stdout(render(findings, analysis, stats, read, options.format, io));
+  return failsOn(findings, options.failOn) ? 1 : 0;
+}
+
+/** True when a finding is at least as severe as the threshold. */
+export function failsOn(findings: Finding[], threshold: Severity | undefined): boolean {
+  if (!threshold) return false;
+  const limit = SEVERITIES.indexOf(threshold);
+  return findings.some((finding) => SEVERITIES.indexOf(finding.severity) <= limit);
+}
+
+async function enrich(
+  incidents: Incident[],
+  options: AnalyzeOptions,
+  region: string,
+): Promise<Map<string, FindingContext>> {
+  // A require, not an import: the AWS SDK is loaded (and, in the build, read from disk) only here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { enrichIncidents } = require('./enrich') as typeof import('./enrich');
+  return enrichIncidents(incidents, {
+    region,
+    discoveryTag: options.discoveryTag,
+    systemNodegroup: options.systemNodegroup,
+    budgetMs: CLI_ENRICH_BUDGET_MS,
+  });
+}
+
+function render(
+  findings: Finding[],
+  analysis: Analysis,
+  stats: InputStats,
+  read: InputRead[],
+  format: OutputFormat,
+  io: Io,
+): string {
+  if (format === 'json') {
+    const allStats = {
+      ...analysis.stats,
+      malformed: stats.malformed,
+      controlMessages: stats.controlMessages,
+      inputs: read,
+    };
+    return `${JSON.stringify({ findings, stats: allStats }, null, 2)}\n`;
+  }
+  const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
+  const parts = [
+    renderSummary(findings, analysis.stats.records, stats.malformed),
+    ...findings.map((f) => renderFindingText(f, style)),
+  ];
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * On stderr: malformed input skipped, lines cut, and, when a directory or pattern was expanded,
+ * the list of what was read and what was skipped, so nobody wonders whether a file was looked at.
+ */
+function reportInputs(sources: Source[], read: InputRead[], stats: InputStats, io: Io): void {
+  if (stats.problems.length) io.stderr(`karpenter-doctor: skipped malformed input: ${stats.problems.join('; ')}\n`);
+  if (!sources.some((source) => source.found)) return;
+  const lines = read.map((input) => {
+    if (input.skipped) return `  skipped ${input.skipped}`;
+    const notes = [input.gzip ? 'gzip' : '', input.encoding !== 'utf-8' ? input.encoding.toUpperCase() : '']
+      .filter(Boolean)
+      .join(', ');
+    return `  ${input.name}: ${input.lines} line${input.lines === 1 ? '' : 's'}${notes ? ` (${notes})` : ''}`;
+  });
+  const analysed = read.filter((input) => !input.skipped).length;
+  io.stderr(
+    `karpenter-doctor: read ${analysed} of ${read.length} file${read.length === 1 ? '' : 's'}:\n${lines.join('\n')}\n`,
+  );
+}
+
+interface FollowPrinter {
+  onChange: ChangeListener;
+  attach(analyzer: StreamingAnalyzer): void;
+  summary(findings: Finding[], analysis: Analysis, stats: InputStats): string;
+}
+
+/**
+ * `--follow` output: a finding when its incident opens, again when it escalates (its affected set
+ * grows: another subnet out of IPs, another IAM action denied), and a summary at the end.
+ */
+export function followPrinter(
+  options: Pick<AnalyzeOptions, 'format'>,
+  region: string | undefined,
+  io: Io,
+): FollowPrinter {
+  let analyzer: StreamingAnalyzer | undefined;
+  const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
+  return {
+    attach: (a) => void (analyzer = a),
+    onChange: (change, signal) => {
+      const affected = AFFECTED_KIND[signal.rule];
+      const escalated = !change.opened && affected !== undefined && change.grown.includes(affected);
+      if (!change.opened && !escalated) return;
+      const incident = analyzer?.incident(change.findingId);
+      if (!incident) return;
+      const event = change.opened ? 'opened' : 'escalated';
+      const finding = buildFinding(incident, { region, status: change.opened ? 'open' : 'ongoing' });
+      if (options.format === 'json') {
+        io.stdout(`${JSON.stringify({ event, finding })}\n`);
+      } else {
+        const what = escalated ? `escalated: ${affected} now ${finding.entities[affected!]?.join(', ')}` : 'opened';
+        io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} ${what}`)}\n${renderFindingText(finding, style)}\n\n`);
+      }
+    },
+    summary: (findings, analysis, stats) => {
+      if (options.format === 'json') {
+        const brief = findings.map(({ findingId, rule, severity, occurrences, firstSeen, lastSeen }) => ({
+          findingId,
+          rule,
+          severity,
+          occurrences,
+          firstSeen,
+          lastSeen,
+        }));
+        return `${JSON.stringify({ event: 'summary', findings: brief, stats: { ...analysis.stats, malformed: stats.malformed } })}\n`;
+      }
+      const rows = findings.map(
+        (f) =>
+          `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title}  ${style.dim(`[${f.rule}]`)} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
+      );
+      return `${renderSummary(findings, analysis.stats.records, stats.malformed)}\n${rows.length ? `${rows.join('\n')}\n` : ''}`;
+    },
+  };
+}
