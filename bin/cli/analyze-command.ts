@@ -5,6 +5,7 @@ import { buildFinding, type Finding } from '../../lambdas/core/finding';
 import { emptyInputStats, type InputStats } from '../../lambdas/core/input';
 import { AFFECTED_KIND } from '../../lambdas/core/lifecycle';
 import { SEVERITIES, type Severity } from '../../lambdas/core/model';
+import { renderHtml, renderMarkdown } from '../../lambdas/core/render-report';
 import { PLAIN, renderFindingText, renderSummary } from '../../lambdas/core/render-text';
 import type { Io } from './io';
 import { readSources, type InputRead } from './read-sources';
@@ -12,7 +13,8 @@ import { expandSources, type Source } from './sources';
 import { terminalStyle } from './style';
 import { InputError } from './text-input';
 
-export type OutputFormat = 'text' | 'json';
+/** Output formats of analyze; --follow and watch print text or json lines. */
+export type OutputFormat = 'text' | 'json' | 'markdown' | 'html';
 
 export interface AnalyzeOptions {
   format: OutputFormat;
@@ -32,6 +34,9 @@ export const FOLLOW_IDLE_MS = 200;
 
 /** `analyze`: reads every input as a stream, prints the findings; the exit code says whether --fail-on was met. */
 export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io): Promise<number> {
+  if (options.follow && (options.format === 'markdown' || options.format === 'html')) {
+    throw new InputError(`--follow prints text or json, not ${options.format}: findings are printed as they open`);
+  }
   const sources = expandSources(inputs, io.cwd);
   const region = options.region ?? (options.enrich ? io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION : undefined);
   if (options.enrich && !region) throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
@@ -98,6 +103,15 @@ function render(
   format: OutputFormat,
   io: Io,
 ): string {
+  if (format === 'markdown' || format === 'html') {
+    const report = {
+      findings,
+      records: analysis.stats.records,
+      malformed: stats.malformed,
+      inputs: read.filter((input) => !input.skipped).map((input) => input.name),
+    };
+    return format === 'html' ? renderHtml(report) : renderMarkdown(report);
+  }
   if (format === 'json') {
     const allStats = {
       ...analysis.stats,

@@ -53,7 +53,11 @@ ${EXIT_CODES_HELP}`,
       'Analyse logs and events (files, directories, patterns, gzip, UTF-8 or UTF-16, or standard input) and print findings.',
     )
     .argument('[inputs...]', 'files, directories (read recursively) or patterns; "-" or none reads standard input')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(
+      new Option('-f, --format <format>', 'output format (markdown for a ticket, html: one self-contained page)')
+        .choices(['text', 'json', 'markdown', 'html'])
+        .default('text'),
+    )
     .option('-c, --cluster <name>', 'cluster name used in findings and commands', 'my-cluster')
     .option('-r, --region <region>', 'AWS region used in commands')
     .addOption(
@@ -73,6 +77,7 @@ ${EXIT_CODES_HELP}`,
 Examples:
   $ ${name} analyze examples/ --cluster demo --region us-west-2
   $ ${name} analyze 'logs/**/*.log.gz' --format json --fail-on high
+  $ ${name} analyze support-bundle/ --format html > report.html
   $ kubectl logs -n kube-system -l app.kubernetes.io/name=karpenter -f | ${name} analyze --follow -
 ${EXIT_CODES_HELP}`,
     )
