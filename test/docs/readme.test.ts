@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers';
 import { renderRuleTable, TABLE_END, TABLE_START } from '../../scripts/rule-table';
 import { runCli } from '../support/cli';
@@ -30,5 +30,35 @@ describe('README', () => {
     const end = readme.indexOf(TABLE_END);
     expect(start).toBeGreaterThan(0);
     expect(readme.slice(start + TABLE_START.length, end).trim()).toBe(renderRuleTable());
+  });
+
+  it('names only files of the repository, in the README and in docs/', () => {
+    const documents = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
+    const missing: string[] = [];
+    for (const document of documents) {
+      const text = readFileSync(join(ROOT, document), 'utf8');
+      // Relative links resolve from the document; paths in code spans are from the repository root.
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        if (!existsSync(join(ROOT, dirname(document), target!))) missing.push(`${document}: ${target}`);
+      }
+      for (const [, path] of text.matchAll(
+        /`((?:\.ci|bin|lib|lambdas|config|docs|test|examples|scripts)\/[\w./-]*)`/g,
+      )) {
+        if (!existsSync(join(ROOT, path!))) missing.push(`${document}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('puts the quick start and the CLI before the deploy guide, and internals in docs/', () => {
+    const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(headings.slice(0, 3)).toEqual(['Quick start', 'CLI', 'Deploy to AWS']);
+    expect(headings).not.toEqual(expect.arrayContaining(['Benchmarks', 'How it is built']));
   });
 });
