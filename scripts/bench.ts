@@ -23,6 +23,7 @@ import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/anal
 import { testClients, testObservability, testSettings } from '../test/support/aws';
 import { subnetExhaustionLine } from '../test/support/awslogs';
 import { startDynalite } from '../test/support/dynalite';
+import { cliBenchmarks } from './bench-cli';
 
 const ROOT = join(__dirname, '..');
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
@@ -214,6 +215,7 @@ async function main(): Promise<void> {
   coldStart();
   sdkLoadedForHealthyBatch();
   await withAws(batch[0]!, floorMs! / batch.length);
+  await cliBenchmarks(report, () => envelope(random() < 0.03 ? pick(failing) : pick(healthy)));
 
   writeFileSync(join(ROOT, 'docs', 'BENCHMARKS.md'), markdown());
   console.log('\nwrote docs/BENCHMARKS.md');
@@ -408,6 +410,11 @@ function markdown(): string {
     '  and JSON.parse of every message that is JSON.',
     '- Cold start: `require` of the esbuild bundle of lambdas/handlers/analyzer.ts against an empty',
     '  bundle, each in 11 fresh Node processes (medians).',
+    '- CLI: the compiled CLI (npm run build) in fresh processes. Start-up is the median wall time of 15',
+    '  interleaved runs of `karpenter-doctor --version` and of `node -e 0`. The logs are the throughput',
+    '  corpus as lines (3 % failures); peak RSS is the process maximum (getrusage). grep gets the',
+    "  prefilter's fragments in every raw form (`grep -F -i -c -f`, LC_ALL=C): the cost of only finding",
+    '  the lines worth parsing, which analyze does before parsing, classifying and aggregating them.',
     '- AWS calls: each cell is DescribeSubnets / all EC2 / SNS + EventBridge / DynamoDB calls for one batch',
     '  whose lines all name the same three subnets.',
     '',

@@ -88,7 +88,9 @@ const TELLING_FRAGMENTS = [
     '-> false',
   ]),
 ];
-const PREFILTER = new SubstringMatcher([...new Set(TELLING_FRAGMENTS.flatMap(rawForms))]);
+/** Every raw form of the telling fragments: what the prefilter looks for (case-insensitively). */
+export const PREFILTER_FRAGMENTS: readonly string[] = [...new Set(TELLING_FRAGMENTS.flatMap(rawForms))];
+const PREFILTER = new SubstringMatcher([...PREFILTER_FRAGMENTS]);
 
 /**
  * The forms a fragment can take in a raw line: as it is, or with each character a JSON encoder may
