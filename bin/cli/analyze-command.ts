@@ -38,6 +38,9 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
     throw new InputError(`--follow prints text or json, not ${options.format}: findings are printed as they open`);
   }
   const sources = expandSources(inputs, io.cwd);
+  if (io.stdinIsTty && sources.some((source) => !source.path)) {
+    throw new InputError('no input: name log files or directories, or pipe logs in (… | karpenter-doctor analyze -)');
+  }
   const region = options.region ?? (options.enrich ? io.env.AWS_REGION || io.env.AWS_DEFAULT_REGION : undefined);
   if (options.enrich && !region) throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
   const stats = emptyInputStats();

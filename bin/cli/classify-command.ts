@@ -3,7 +3,7 @@ import { CATALOG_ORDER } from '../../lambdas/core/order';
 import { parseMessage } from '../../lambdas/core/parse';
 import type { Io } from './io';
 import { expandSources } from './sources';
-import { decodeText, emptyTextInfo, linesOf } from './text-input';
+import { decodeText, emptyTextInfo, InputError, linesOf } from './text-input';
 import { createReadStream } from 'node:fs';
 
 /**
@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
  */
 export async function classifyInput(input: string | undefined, io: Io): Promise<void> {
   const [source] = expandSources([input ?? '-'], io.cwd);
+  if (io.stdinIsTty && !source!.path) throw new InputError('no input: name a log file, or pipe logs in');
   const bytes = source!.path ? createReadStream(source!.path, { highWaterMark: 1024 * 1024 }) : io.stdin();
   const info = emptyTextInfo();
   let number = 0;

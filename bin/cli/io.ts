@@ -13,6 +13,8 @@ export interface Io {
   cwd: string;
   env: NodeJS.ProcessEnv;
   isTty: boolean;
+  /** Standard input is a terminal: nobody is piping logs in. */
+  stdinIsTty: boolean;
   /** Calls the handler on Ctrl-C (SIGINT) or SIGTERM; returns a function that stops listening. */
   onInterrupt: (handler: () => void) => () => void;
 }
@@ -25,6 +27,7 @@ export const processIo = (): Io => ({
   cwd: process.cwd(),
   env: process.env,
   isTty: Boolean(process.stdout.isTTY),
+  stdinIsTty: Boolean(process.stdin.isTTY),
   onInterrupt: (handler) => {
     process.once('SIGINT', handler);
     process.once('SIGTERM', handler);

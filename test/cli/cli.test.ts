@@ -111,6 +111,12 @@ describe('karpenter-doctor analyze', () => {
     for (const stderr of errors) expect(stderr).toMatch(/^karpenter-doctor: /);
   });
 
+  it('asks for input instead of waiting on a terminal', async () => {
+    const { code, stderr } = await run(['analyze'], { stdinIsTty: true });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^karpenter-doctor: no input: name log files or directories, or pipe logs in/);
+  });
+
   it('exits 2 on bad usage', async () => {
     const { code, stderr } = await run(['analyze', '--format', 'xml']);
     expect(code).toBe(2);

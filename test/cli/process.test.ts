@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { subnetExhaustionLine } from '../support/awslogs';
@@ -100,7 +100,24 @@ describe('the compiled bin', () => {
     expect(code).toBe(0);
   });
 
-  it('prints the version without loading the analysis', () => {
+  it('loads the AWS SDK (dist/enrich.js) only for --enrich', () => {
+    const cli = readFileSync(join(ROOT, 'dist', 'cli.js'), 'utf8');
+    expect(cli).not.toMatch(/@aws-sdk|EC2Client/);
+    expect(readFileSync(join(ROOT, 'dist', 'enrich.js'), 'utf8')).toContain('DescribeSubnetsCommand');
+    const hook = join(dir, 'loaded.js');
+    writeFileSync(
+      hook,
+      "process.on('exit', () => require('fs').writeSync(2, '\\nloaded=' + Object.keys(require.cache).filter((f) => f.includes('dist')).map((f) => require('path').basename(f)).join(',')));\n",
+    );
+    const result = spawnSync(process.execPath, ['--require', hook, BIN, 'analyze', 'examples/'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toMatch(/\nloaded=cli\.js$/);
+  });
+
+  it('prints the version', () => {
     const result = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

@@ -25,6 +25,7 @@ export async function runCli(argv: string[], overrides: CliOverrides = {}): Prom
     cwd: ROOT,
     env: {},
     isTty: false,
+    stdinIsTty: false,
     onInterrupt: () => () => undefined,
     ...rest,
   };
