@@ -77,7 +77,7 @@ const RULES: Array<[RegExp, string]> = [
     'scheduling-insufficient-resources',
   ],
   [
-    /incompatible requirements|does not have known values|not in %[sv], key|key %s, %s not in|no feasible value for key|operator %s not in|requirements filtered out all|minvalues requirement is not met|meet minvalues|respecting minvalues|architecture %s (?:is )?not in|operating systems %s not in|instance type %s not in|require values for key|unsatisfiable due to unsupported operator|%s (?:prohibits|requires) %s, key/,
+    /incompatible requirements|has an unsupported operator|does not have known values|not in %[sv], key|key %s, %s not in|no feasible value for key|operator %s not in|requirements filtered out all|minvalues requirement is not met|meet minvalues|respecting minvalues|architecture %s (?:is )?not in|operating systems %s not in|instance type %s not in|require values for key|unsatisfiable due to unsupported operator|%s (?:prohibits|requires) %s, key/,
     'incompatible-requirements',
   ],
   [/would exceed (?:node )?volume limit/, 'volume-attach-limit'],

@@ -160,19 +160,24 @@ describe('node agent messages (CNI IP pools, kubelet registration and lease)', (
     (emitter, message, rule) => {
       const text = fill(message).replace('Assigned 3 out of', 'Assigned 0 out of');
       const lines =
-        emitter === 'kubelet'
-          ? [
-              `E0601 10:00:00.000000    2345 kubelet_node_status.go:94] "${text}" err="Unauthorized" node="ip-10-0-1-23"`,
-            ]
-          : [
-              JSON.stringify({
-                level: 'error',
-                ts: '2025-06-01T10:00:00.000Z',
-                caller: 'ipamd/ipamd.go:812',
-                msg: text,
-              }),
-              `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0f46": plugin type="calico" failed (add): ${text}`,
-            ];
+        emitter === 'kube-scheduler' || emitter === 'webhook-server'
+          ? [text, `default   12s   Warning   FailedScheduling   pod/web-5d8f7c9b6-x2x4q   ${text}`].slice(
+              0,
+              emitter === 'kube-scheduler' ? 2 : 1,
+            )
+          : emitter === 'kubelet'
+            ? [
+                `E0601 10:00:00.000000    2345 kubelet_node_status.go:94] "${text}" err="Unauthorized" node="ip-10-0-1-23"`,
+              ]
+            : [
+                JSON.stringify({
+                  level: 'error',
+                  ts: '2025-06-01T10:00:00.000Z',
+                  caller: 'ipamd/ipamd.go:812',
+                  msg: text,
+                }),
+                `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0f46": plugin type="calico" failed (add): ${text}`,
+              ];
       for (const line of lines) expectFires(line, rule);
     },
   );

@@ -5,7 +5,7 @@
  * the message as the source writes it, the rule, and where it was read.
  */
 export interface NodeMessage {
-  emitter: 'vpc-cni' | 'calico' | 'kubelet';
+  emitter: 'vpc-cni' | 'calico' | 'kubelet' | 'kube-scheduler' | 'webhook-server';
   /** The message as the emitter's source writes it (Go format verbs kept). */
   message: string;
   /** Lower-case text every rendering of the message contains. */
@@ -20,7 +20,57 @@ const CALICO = 'projectcalico/calico@v3.32.1';
 /** The kubernetes repository is over the mirror size limit: these kubelet strings were not re-read at a tag. */
 const KUBELET = 'kubernetes/kubernetes pkg/kubelet (wording of v1.2x kubelet logs; not mirrorable, not re-read)';
 
+/** kube-scheduler plugin reasons and kubelet eviction events: the kubernetes repository is over the mirror limit too. */
+const SCHEDULER =
+  'kubernetes/kubernetes pkg/scheduler/framework/plugins (plugin failure reasons; not mirrorable, not re-read)';
+const EVICTION =
+  'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (EvictionThresholdMet; not mirrorable, not re-read)';
+const GO_TLS = 'golang/go crypto/tls alert.go (alertUnknownCA text), as a webhook server logs a rejected handshake';
+
 export const NODE_MESSAGES: readonly NodeMessage[] = [
+  // kube-scheduler: wordings older than the ones the rule modules name
+  {
+    emitter: 'kube-scheduler',
+    message: "0/3 nodes are available: 3 node(s) didn't match pod affinity/anti-affinity.",
+    fragment: 'match pod affinity/anti-affinity',
+    rule: 'scheduling-affinity-topology',
+    source: `${SCHEDULER} interpodaffinity (Kubernetes ≤1.19 wording)`,
+  },
+  {
+    emitter: 'kube-scheduler',
+    message: '0/3 nodes are available: 3 node(s) had no available volume zone.',
+    fragment: 'had no available volume zone',
+    rule: 'volume-zone-conflict',
+    source: `${SCHEDULER} volumezone`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'EvictionThresholdMet Attempting to reclaim ephemeral-storage',
+    fragment: 'attempting to reclaim ephemeral-storage',
+    rule: 'node-disk-pressure',
+    source: EVICTION,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'EvictionThresholdMet Attempting to reclaim nodefs',
+    fragment: 'attempting to reclaim nodefs',
+    rule: 'node-disk-pressure',
+    source: EVICTION,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'EvictionThresholdMet Attempting to reclaim imagefs',
+    fragment: 'attempting to reclaim imagefs',
+    rule: 'node-disk-pressure',
+    source: EVICTION,
+  },
+  {
+    emitter: 'webhook-server',
+    message: 'http: TLS handshake error from 10.0.3.7:41712: remote error: tls: unknown certificate authority',
+    fragment: 'tls: unknown certificate authority',
+    rule: 'webhook-tls-error',
+    source: GO_TLS,
+  },
   // VPC CNI: the node's warm pool has no address for a pod, or EC2 refuses to assign more
   {
     emitter: 'vpc-cni',
