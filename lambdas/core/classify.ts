@@ -98,6 +98,8 @@ const PREFILTER = new SubstringMatcher([...PREFILTER_FRAGMENTS]);
  * line, twice in a Fluent Bit record around a JSON line.
  */
 function rawForms(fragment: string): string[] {
+  // Most fragments hold no escapable character: they are their only form (and this runs at import).
+  if (![...ESCAPABLE].some((char) => fragment.includes(char))) return [fragment];
   let forms = [''];
   for (const char of fragment) {
     const code = char.charCodeAt(0).toString(16).padStart(4, '0');

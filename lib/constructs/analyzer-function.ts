@@ -55,6 +55,9 @@ export interface AnalyzerFunctionProps {
   readonly maxEventAge?: Duration;
 }
 
+/** The analyzer's AWS half (and the SDK) loads on the first batch with an incident, never on a cold start. */
+export const ANALYZER_LAZY_MODULES = ['analyzer-aws'];
+
 /** Lambda's limit on all environment variables of a function together. */
 const MAX_ENVIRONMENT_BYTES = 4 * 1024;
 
@@ -95,6 +98,7 @@ export class AnalyzerFunction extends Construct {
 
     const lambda = bundledFunction(this, {
       handlerFile: 'analyzer.ts',
+      lazyModules: ANALYZER_LAZY_MODULES,
       description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
       environment,
       timeout: Duration.seconds(60),

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -24,6 +24,12 @@ export interface LambdaFunctionProps {
   readonly memorySize?: number;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * Modules beside the handler (e.g. `analyzer-aws`) that it `require`s only on first use: each is
+   * bundled as a file of its own next to index.js, so a cold start never reads, compiles or runs it.
+   * @default none
+   */
+  readonly lazyModules?: readonly string[];
 }
 
 /**
@@ -45,6 +51,7 @@ export function bundledFunction(
     assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
     description: props.description,
   });
+  const lazy = props.lazyModules ?? [];
   const fn = new NodejsFunction(scope, 'Function', {
     entry: join(ROOT, 'lambdas', 'handlers', props.handlerFile),
     handler: 'handler',
@@ -56,17 +63,22 @@ export function bundledFunction(
     logGroup,
     loggingFormat: LoggingFormat.JSON,
     reservedConcurrentExecutions: props.reservedConcurrency,
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    environment: props.environment,
     description: props.description,
     projectRoot: ROOT,
     depsLockFilePath: join(ROOT, 'package-lock.json'),
     bundling: {
-      format: OutputFormat.CJS,
-      target: 'node24',
-      minify: true,
-      sourceMap: true,
+      ...BUNDLE_OPTIONS,
       bundleAwsSDK: true,
       forceDockerBundling: false,
+      // A lazy module stays a `require('./<name>')` in index.js and is bundled beside it after.
+      externalModules: lazy.map((name) => `./${name}`),
+      commandHooks: {
+        beforeBundling: () => [],
+        beforeInstall: () => [],
+        afterBundling: (inputDir, outputDir) =>
+          lazy.map((name) => lazyBundleCommand(inputDir, outputDir, props.handlerFile, name, lazy)),
+      },
     },
   });
   logGroup.grantWrite(role);
@@ -84,6 +96,44 @@ export function bundledFunction(
   );
   return { function: fn, role, logGroup };
 }
+
+/**
+ * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped. Measured
+ * by `npm run bench` (docs/BENCHMARKS.md): a source map costs on every cold start — with
+ * `--enable-source-maps` Node reads and parses it when the bundle loads, about a third more import
+ * time for the analyzer's first chunk — and a minified bundle without one logs stack traces nobody can
+ * read (`at a (index.js:1:48213)`). Unminified, a stack trace names the real functions and a bundle
+ * line under a `// lambdas/core/<file>.ts` banner, for less than a tenth more import time than
+ * minified and no map to load.
+ */
+export const BUNDLE_OPTIONS = { format: OutputFormat.CJS, target: 'node24', minify: false, sourceMap: false } as const;
+
+/** The shell command that bundles a lazy module `name` beside index.js, with the same options as it. */
+function lazyBundleCommand(
+  inputDir: string,
+  outputDir: string,
+  handlerFile: string,
+  name: string,
+  lazy: readonly string[],
+): string {
+  const handlerDir = dirname(join(inputDir, 'lambdas', 'handlers', handlerFile));
+  return [
+    join(inputDir, 'node_modules', '.bin', 'esbuild'),
+    '--bundle',
+    join(handlerDir, `${name}.ts`),
+    '--platform=node',
+    `--format=${BUNDLE_OPTIONS.format}`,
+    `--target=${BUNDLE_OPTIONS.target}`,
+    `--outfile=${join(outputDir, `${name}.js`)}`,
+    '--log-level=warning',
+    // Its own imports of other lazy modules (a cycle back to itself included) stay requires too.
+    ...lazy.map((other) => `--external:./${other}`),
+  ]
+    .map(shellQuote)
+    .join(' ');
+}
+
+const shellQuote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 /** Where every function publishes: the findings topic (encrypted with its key) and the event bus. */
 export interface Outputs {

@@ -1,0 +1,45 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { awslogsEvent } from '../support/awslogs';
+import { CONFIGS, synthesize } from './support/stack';
+
+/**
+ * The analyzer as `cdk synth` bundles it: a cold start loads index.js alone; the AWS half (and the
+ * SDK) is a file of its own beside it, loaded on the first batch with an incident.
+ */
+describe('the bundled analyzer', () => {
+  const stack = synthesize(CONFIGS.example);
+  const asset = stack.template.Resources[stack.logicalIdAt('Analyzer/Function')]!.Metadata!['aws:asset:path'];
+  const dir = join(stack.outDir, String(asset));
+
+  it('keeps the AWS SDK out of the file a cold start loads, and bundles the AWS half beside it', () => {
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('@aws-sdk/');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./analyzer-aws")');
+    expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).toContain('@aws-sdk/client-sns');
+    expect(existsSync(join(dir, 'index.js.map'))).toBe(false);
+  });
+
+  it('handles a batch without an incident without loading the AWS half', () => {
+    const event = awslogsEvent(['{"level":"INFO","message":"discovered subnets","subnets":["subnet-1"]}']);
+    const script = `
+      const { handler } = require(${JSON.stringify(join(dir, 'index.js'))});
+      handler(${JSON.stringify(event)}, { invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:a', getRemainingTimeInMillis: () => 60000 })
+        .then((result) => process.stdout.write(JSON.stringify({
+          outcome: result.outcome,
+          loaded: Object.keys(require.cache).filter((file) => file.endsWith('analyzer-aws.js')).length,
+        })));`;
+    const child = spawnSync(process.execPath, ['-e', script], {
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        INCIDENT_TABLE_NAME: 'table',
+        FINDINGS_TOPIC_ARN: 'arn:aws:sns:us-east-1:111122223333:topic',
+        AWS_REGION: 'us-east-1',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+      },
+    });
+    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0 });
+  });
+});
