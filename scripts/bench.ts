@@ -266,23 +266,32 @@ const throughputRaw: Section = {
 /** The raw mix of a cluster in an outage, before the subscription filter. */
 const OUTAGE_FAILURE_SHARE = 0.05;
 
+/**
+ * Deliveries of what the subscription filter passes from an outage: `count` of about `bytes` decoded,
+ * and how many raw lines it took and how many of the passed were failures.
+ */
+export function filteredStream(count: number, bytes: number): { batch: string[]; raw: number; failures: number } {
+  let raw = 0;
+  let failures = 0;
+  const next = (): string => {
+    for (;;) {
+      raw++;
+      const failure = random() < OUTAGE_FAILURE_SHARE;
+      const line = envelope(failure ? renamed(pick(failing)) : pick(healthy));
+      if (passesFilter(line)) {
+        if (failure) failures++;
+        return line;
+      }
+    }
+  };
+  const batch = payloads(count, bytes, next);
+  return { batch, raw, failures };
+}
+
 const throughputFiltered: Section = {
   name: 'filtered',
   run() {
-    let raw = 0;
-    let failures = 0;
-    const next = (): string => {
-      for (;;) {
-        raw++;
-        const failure = random() < OUTAGE_FAILURE_SHARE;
-        const line = envelope(failure ? renamed(pick(failing)) : pick(healthy));
-        if (passesFilter(line)) {
-          if (failure) failures++;
-          return line;
-        }
-      }
-    };
-    const batch = payloads(4, 500_000, next);
+    const { batch, raw, failures } = filteredStream(4, 500_000);
     const passed = batch.reduce((sum, data) => sum + floor(data), 0);
     const [floorMs, pipelineMs] = race(batch, [floor, pipeline], 15);
     const bytes = batch.reduce((sum, data) => sum + decodedSize(data), 0);
