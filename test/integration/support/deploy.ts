@@ -106,8 +106,12 @@ export interface Deployment {
   readonly events: Capture<DeliveredEvent>;
   /** The events each rule of the template would deliver to its target (its event pattern applied). */
   ruleTarget(constructPath: string): Capture<DeliveredEvent>;
-  /** The bundled function created by the construct at `constructPath` (e.g. `Analyzer`). */
-  fn(constructPath: string): BundledFunction;
+  /**
+   * The bundled function created by the construct at `constructPath` (e.g. `Analyzer`); `environment`
+   * adds to what the template and the harness set (e.g. `AWS_ENDPOINT_URL_EC2` for a fault-injecting
+   * endpoint), in an execution environment of its own.
+   */
+  fn(constructPath: string, environment?: Record<string, string>): BundledFunction;
   /** Ends every execution environment started by `fn`. */
   stop(): Promise<void>;
 }
@@ -270,12 +274,13 @@ export async function deploy(stack: SynthesizedStack, moto: Moto): Promise<Deplo
       if (!capture) throw new Error(`${constructPath} is not an EventBridge rule with an event pattern`);
       return capture;
     },
-    fn(constructPath) {
+    fn(constructPath, environment = {}) {
       const id = stack.logicalIdAt(`${constructPath}/Function`);
-      let fn = functions.get(id);
+      const key = `${id} ${JSON.stringify(environment)}`;
+      let fn = functions.get(key);
       if (!fn) {
-        fn = bundledFunction(stack, id, stack.template.Resources[id]!, resolver, moto);
-        functions.set(id, fn);
+        fn = bundledFunction(stack, id, stack.template.Resources[id]!, resolver, moto, environment);
+        functions.set(key, fn);
       }
       return fn;
     },
@@ -294,6 +299,7 @@ function bundledFunction(
   resource: Resource,
   resolver: Resolver,
   moto: Moto,
+  extra: Record<string, string>,
 ): BundledFunction {
   const props = resource.Properties ?? {};
   const asset = resource.Metadata?.['aws:asset:path'];
@@ -320,6 +326,7 @@ function bundledFunction(
       // The tests run the Node 24 bundle on the machine's Node (20 or later).
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       TZ: 'UTC',
+      ...extra,
     },
   });
 }
