@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ROOT } from '../helpers';
 
 /**
@@ -66,6 +66,17 @@ describe('the npm package', () => {
     });
     expect(analyze.status).toBe(1);
     expect(analyze.stdout).toMatch(/^2 findings \(1 critical, 1 high\) in 2001 records\./);
+  });
+
+  const kubectl = spawnSync('sh', ['-c', 'command -v kubectl'], { encoding: 'utf8' }).stdout.trim();
+  (kubectl ? it : it.skip)('is found by kubectl as `kubectl karpenter-doctor`', () => {
+    const result = spawnSync(kubectl, ['karpenter-doctor', '--version'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${join(prefix, 'bin')}${delimiter}${process.env.PATH}` },
+    });
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 
   it('installs the kubectl plugin beside it', () => {
