@@ -205,3 +205,30 @@ describe('vocabulary terms', () => {
     expect(vocabularyFor('ec2-quota-exceeded').patterns.map((p) => p.gate)).toContain('addresslimitexceeded');
   });
 });
+
+describe('real public lines from the emitters’ documentation (not in the shared samples)', () => {
+  it.each([
+    [
+      'nodeclass-not-ready',
+      '    Message:               unable to resolve instance profile for node class',
+      'aws/karpenter-provider-aws@v0.37.8:website/content/en/docs/concepts/nodeclasses.md',
+    ],
+    [
+      'aws-api-unreachable',
+      'Checking EC2 API connectivity, WebIdentityErr: failed to retrieve credentials\\ncaused by: RequestError: send request failed\\ncaused by: Post \\"https://sts.us-east-1.amazonaws.com/\\": dial tcp: lookup sts.us-east-1.amazonaws.com: i/o timeout',
+      'aws/karpenter-provider-aws@v0.37.8:website/content/en/docs/troubleshooting.md',
+    ],
+    [
+      'launch-template-or-ami-error',
+      '2022-01-19T18:22:23.366Z ERROR controller.provisioning Could not launch node, launching instances, with fleet error(s), InvalidBlockDeviceMapping: Invalid device name /dev/xvda; ...',
+      'aws/karpenter-provider-aws@v1.14.1:website/content/en/docs/troubleshooting.md',
+    ],
+  ])('%s: %s (%s)', (rule, line) => {
+    expectFires(line, rule);
+  });
+
+  it('stays silent on the healthy condition the same page shows', () => {
+    // aws/karpenter-provider-aws@v0.37.8:website/content/en/docs/concepts/nodeclasses.md
+    expectSilent('    Message:               Ready');
+  });
+});
