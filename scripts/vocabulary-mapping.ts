@@ -166,13 +166,13 @@ const HEALTHY_REASONS =
 
 /** Conditions set False with a failure message (SetFalse in the status controllers) → rule, by condition type. */
 const CONDITION_TYPE_RULES: Record<string, string> = {
-  AMIsReady: 'launch-template-or-ami-error',
+  AMIsReady: 'ami-discovery-failed',
   SubnetsReady: 'subnet-or-security-group-not-found',
   SecurityGroupsReady: 'subnet-or-security-group-not-found',
   InstanceProfileReady: 'nodeclass-not-ready',
   PlacementGroupReady: 'nodeclass-not-ready',
   NodeClassReady: 'nodeclass-not-ready',
-  NodeRegistrationHealthy: 'node-not-initialized',
+  NodeRegistrationHealthy: 'node-bootstrap-failed',
 };
 const WAITING =
   /^node not (?:launched|registered)|still exists$|was requested but not registered|^draining$|^awaitingvolumedetachment$/;

@@ -143,7 +143,7 @@ export const CONDITIONS: readonly ConditionVocabulary[] = [
     type: 'NodeRegistrationHealthy',
     kinds: ['NodePool'],
     failing: ['False'],
-    rule: 'node-not-initialized',
+    rule: 'node-bootstrap-failed',
     source: `${CORE}@v1.4.2:pkg/apis/v1/nodepool_status.go`,
   },
   // EC2NodeClass
@@ -172,7 +172,7 @@ export const CONDITIONS: readonly ConditionVocabulary[] = [
     type: 'AMIsReady',
     kinds: ['EC2NodeClass'],
     failing: ['False'],
-    rule: 'launch-template-or-ami-error',
+    rule: 'ami-discovery-failed',
     source: `${AWS}:pkg/apis/v1/ec2nodeclass_status.go`,
   },
   {
@@ -211,5 +211,6 @@ export const VALIDATION_REASONS: Readonly<Record<string, string>> = {
   CreateLaunchTemplateAuthCheckFailed: 'aws-permission-denied',
   RunInstancesAuthCheckFailed: 'aws-permission-denied',
   TagValidationFailed: 'resource-validation-failed',
+  DependenciesNotReady: 'nodeclass-not-ready',
   UserDataSizeLimitExceeded: 'launch-template-or-ami-error',
 };

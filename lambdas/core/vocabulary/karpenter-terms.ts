@@ -183,7 +183,7 @@ export const KARPENTER_TERMS: readonly KarpenterTerm[] = [
     'did not match any securitygroups',
     'SecurityGroupSelector did not match any SecurityGroups',
   ),
-  t('launch-template-or-ami-error', 'did not match any amis', 'AMISelector did not match any AMIs'),
+  t('ami-discovery-failed', 'did not match any amis', 'AMISelector did not match any AMIs'),
   t(
     'launch-template-or-ami-error',
     'ubuntu ami discovery is not supported',
@@ -199,7 +199,7 @@ export const KARPENTER_TERMS: readonly KarpenterTerm[] = [
     'unable to resolve instance profile',
     'unable to resolve instance profile for node class (docs: concepts/nodeclasses.md)',
   ),
-  t('node-not-initialized', 'failed to register node', 'Failed to register node'),
+  t('node-bootstrap-failed', 'failed to register node', 'Failed to register node'),
   // The webhooks Karpenter registers are not installed or not answering
   t(
     'webhook-tls-error',
