@@ -9,6 +9,8 @@ export interface Report {
   malformed: number;
   /** Names of the inputs read. */
   inputs: string[];
+  /** Failure-shaped lines no rule recognised, with their most frequent messages. */
+  unrecognised?: { count: number; top: ReadonlyArray<{ message: string; count: number }> };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -24,7 +26,7 @@ export function renderMarkdown(report: Report): string {
   const { findings } = report;
   const out: string[] = [`## karpenter-doctor: ${summaryOf(report)}`, ''];
   if (report.inputs.length) out.push(`Read: ${report.inputs.map(mdCode).join(', ')}`, '');
-  if (findings.length === 0) return `${out.join('\n')}\n`;
+  if (findings.length === 0) return `${[...out, ...unrecognisedMarkdown(report)].join('\n')}\n`;
   out.push(
     '| severity | finding | rule | occurrences | first seen | last seen |',
     '| --- | --- | --- | ---: | --- | --- |',
@@ -57,7 +59,21 @@ export function renderMarkdown(report: Report): string {
     }
     if (f.docs.length) out.push('', `Docs: ${f.docs.filter(isWebLink).join(' · ')}`);
   }
-  return `${out.join('\n')}\n`;
+  if (report.unrecognised?.count) out.push('');
+  return `${[...out, ...unrecognisedMarkdown(report)].join('\n')}\n`;
+}
+
+function unrecognisedMarkdown(report: Report): string[] {
+  const unrecognised = report.unrecognised;
+  if (!unrecognised?.count) return [];
+  const lines = unrecognised.top.map((t) => `${t.count}× ${clean(t.message, 1000)}`).join('\n');
+  return [
+    `### ${unrecognised.count} unrecognised error line${unrecognised.count === 1 ? '' : 's'}`,
+    '',
+    'Lines that look like failures but that no rule recognises (most frequent first); nothing is concluded from them.',
+    '',
+    ...fenced(lines, 'text'),
+  ];
 }
 
 /** Characters that format in Markdown or open HTML, escaped with a backslash. */
@@ -106,6 +122,7 @@ export function renderHtml(report: Report): string {
       ? timeline(findings)
       : '<p class="none">No findings: nothing in the input shows Karpenter failing to scale.</p>',
     ...findings.map(findingSection),
+    unrecognisedHtml(report),
   ].join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -190,6 +207,17 @@ ${docs ? `<p class="docs">Docs: ${docs}</p>` : ''}
 </section>`;
 }
 
+function unrecognisedHtml(report: Report): string {
+  const unrecognised = report.unrecognised;
+  if (!unrecognised?.count) return '';
+  const rows = unrecognised.top
+    .map((t) => `<tr><td class="count">${t.count}</td><td><code>${esc(clean(t.message, 1000))}</code></td></tr>`)
+    .join('');
+  return `<section class="unrecognised"><h2>${unrecognised.count} unrecognised error line${unrecognised.count === 1 ? '' : 's'}</h2>
+<p class="meta">Lines that look like failures but that no rule recognises, most frequent first; nothing is concluded from them.</p>
+<table>${rows}</table></section>`;
+}
+
 /** HTML-escapes text for element content and quoted attribute values. */
 export function esc(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -214,6 +242,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13p
 pre{background:#0f172a;color:#e2e8f0;padding:10px 12px;border-radius:6px;overflow-x:auto;font-size:12px;white-space:pre-wrap;word-break:break-all}
 pre.evidence{background:#f1f5f9;color:#334155}.at{color:#64748b}
 ol{padding-left:20px}li p{margin:2px 0 6px;font-size:13px;color:#475569}.action{font-size:12px;color:#64748b}
+.unrecognised table{border-collapse:collapse;font-size:12px}.unrecognised td{padding:2px 8px;vertical-align:top}.count{text-align:right;color:#64748b}
 .docs{font-size:12px}.docs a{color:#2563eb}.none{color:#475569}
 `;
 
