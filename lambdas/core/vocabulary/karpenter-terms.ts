@@ -185,7 +185,7 @@ export const KARPENTER_TERMS: readonly KarpenterTerm[] = [
   ),
   t('ami-discovery-failed', 'did not match any amis', 'AMISelector did not match any AMIs'),
   t(
-    'launch-template-or-ami-error',
+    'ami-discovery-failed',
     'ubuntu ami discovery is not supported',
     'Ubuntu AMI discovery is not supported at v1, refer to the upgrade guide…',
   ),

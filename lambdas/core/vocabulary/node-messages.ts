@@ -163,7 +163,7 @@ export const NODE_MESSAGES: readonly NodeMessage[] = [
     emitter: 'kubelet',
     message: 'Unable to register node with API server',
     fragment: 'unable to register node',
-    rule: 'node-not-initialized',
+    rule: 'node-bootstrap-failed',
     source: `${KUBELET} kubelet_node_status.go`,
   },
   {
