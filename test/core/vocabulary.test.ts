@@ -167,7 +167,7 @@ describe('node agent messages (CNI IP pools, kubelet registration and lease)', (
             )
           : emitter === 'kubelet'
             ? [
-                `E0601 10:00:00.000000    2345 kubelet_node_status.go:94] "${text}" err="Unauthorized" node="ip-10-0-1-23"`,
+                `E0601 10:00:00.000000    2345 kubelet_node_status.go:94] "${text}" err="context deadline exceeded" node="ip-10-0-1-23"`,
               ]
             : [
                 JSON.stringify({
