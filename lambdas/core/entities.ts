@@ -18,12 +18,16 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]
   ],
   [
     'instanceTypes',
-    /\b[a-z][a-z0-9-]{0,8}\d[a-z0-9-]{0,6}\.(?:nano|micro|small|medium|large|\d{0,2}xlarge|metal(?:-\d{1,2}xl)?)\b/g,
+    /\b[a-z][a-z0-9-]{0,8}\d[a-z0-9-]{0,6}\.(?:nano|micro|small|medium|large|\d{0,3}xlarge|metal(?:-\d{1,3}xl)?)\b/g,
   ],
   ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g],
   ['nodepools', /\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi, 1],
   ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
+  // Karpenter v1.x wraps errors with their objects as `message (NodePool=name, Pod=namespace/name)`.
+  ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
   ['nodeclaims', /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
+  ['nodeclaims', /\bNodeClaim=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
+  ['nodeclasses', /\b(?:EC2)?NodeClass=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
   [
     'nodeclasses',
     /\b(?:ec2nodeclass|nodeclass|awsnodetemplate)(?:\.karpenter\.k8s\.aws)? "([a-z0-9][a-z0-9.-]{0,62})"/gi,
@@ -31,8 +35,11 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]
   ],
   ['pods', /\bpods?\/([a-z0-9][a-z0-9.-]{0,252})/g, 1],
   ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1],
+  // `pod default/web-1 would schedule against …`, `(Pod=default/web-1)`; not "pod affinity/anti-affinity".
+  ['pods', /\b(?:pod |Pod=)(?!affinity\/|anti-affinity\/)([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g, 1],
   ['taints', /\btaint \{([^{}]{1,200})\}/g, 1],
-  ['taints', /\bdid not tolerate ([^\s;,]{1,200})/g, 1],
+  ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1],
+  ['taints', /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g, 1],
   ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1],
   ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1],
   ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1],
@@ -155,10 +162,20 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
 const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.[a-z0-9-]{1,63}){0,4}$/;
 
 function normalise(kind: EntityKind, value: string): string {
+  return normaliseKind(kind, value).replace(TRAILING_PUNCTUATION, '');
+}
+
+/**
+ * Punctuation that ends the sentence or the wrapper around a name (`Insufficient cpu.`,
+ * `nodepool/default,`, `(NodePool=batch)`): no Kubernetes or AWS name ends with it.
+ */
+const TRAILING_PUNCTUATION = /[.,;!?)\]}'"`]{1,10}$/;
+
+function normaliseKind(kind: EntityKind, value: string): string {
   if (kind === 'taints') {
     // kube-scheduler prints {key: value}; kubectl and Karpenter use key=value[:Effect].
     const [key, ...rest] = value.split(':');
-    if (value.includes('=')) return value;
+    if (value.includes('=') || /^[^\s:]+:(?:NoSchedule|PreferNoSchedule|NoExecute)$/.test(value)) return value;
     const taintValue = rest.join(':').trim();
     return taintValue ? `${key!.trim()}=${taintValue}` : key!.trim();
   }
