@@ -1,3 +1,11 @@
+import {
+  conditionStatements,
+  isFailing,
+  isRecoveryEvent,
+  NODE_CONDITION_PHRASES,
+  TRANSITION_GATES,
+  TRUE_IS_FAILING,
+} from './conditions';
 import { extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from './model';
 import { LOG_RULES, type RuleId } from './rules';
@@ -12,9 +20,6 @@ const RULE_MATCHERS = LOG_RULES.map(({ info, recognition }) => ({ rule: info.id,
 const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set(
   RULE_MATCHERS.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule),
 );
-
-/** A status condition transition to False (Karpenter v1 Events); transitions to True or Unknown are healthy. */
-export const CONDITION_TO_FALSE = /type: ([a-z]{1,40}), status: [a-z]{1,10} -> false/;
 
 /** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
 const CONDITIONS = groupBy(
@@ -32,7 +37,8 @@ export const FRAGMENTS: readonly string[] = [
   ...new Set([
     ...RULE_MATCHERS.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
     ...SCHEDULING_FAILURE_FRAGMENTS,
-    '-> false',
+    ...TRANSITION_GATES,
+    ...Object.keys(NODE_CONDITION_PHRASES),
   ]),
 ].sort((a, b) => b.length - a.length);
 /** Each clause under its first fragment: a clause can only hold when that fragment was found. */
@@ -86,6 +92,14 @@ const TELLING_FRAGMENTS = [
     ]),
     ...SCHEDULING_FAILURE_FRAGMENTS,
     '-> false',
+    // A condition that fails when True (DiskPressure) fires on `-> True`: its name is the telling part.
+    ...RULE_MATCHERS.flatMap((matcher) => matcher.conditions ?? [])
+      .map(({ type }) => type)
+      .filter((type) => TRUE_IS_FAILING.has(type)),
+    // Phrases that state a node condition failing (`KubeletNotReady` in a describe row).
+    ...Object.entries(NODE_CONDITION_PHRASES)
+      .filter(([, [type, status]]) => isFailing(type, status) && CONDITIONS.has(type))
+      .map(([phrase]) => phrase),
   ]),
 ];
 /** Every raw form of the telling fragments: what the prefilter looks for (case-insensitively). */
@@ -124,11 +138,7 @@ export function classify(record: LogRecord): Signal[] {
       if (!rules.has(rule) && pattern.test(text)) rules.add(rule);
     }
   }
-  if (hits.has('-> false')) {
-    const condition = CONDITION_TO_FALSE.exec(text)?.[1];
-    const rule = condition ? conditionRule(condition, record.event?.object?.kind?.toLowerCase()) : undefined;
-    if (rule) rules.add(rule);
-  }
+  applyPolarity(rules, record, text, hits);
   dropGenericCapacityWrapper(rules, hits);
   if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
 
@@ -163,6 +173,30 @@ const CAPACITY_FRAGMENTS = new Set(
   RULE_MATCHERS.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
 );
 const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
+
+/**
+ * A condition stated failing adds its rule (`Type: SubnetsReady, Status: True -> False`,
+ * `NodeHasDiskPressure`); a condition stated healthy, and not also failing, removes the rule of that
+ * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
+ * recovery yields nothing.
+ */
+function applyPolarity(rules: Set<RuleId>, record: LogRecord, text: string, hits: ReadonlySet<string>): void {
+  if (isRecoveryEvent(record)) {
+    rules.clear();
+    return;
+  }
+  const statements = conditionStatements(record, text, hits);
+  const failing = new Set<RuleId>();
+  const healthy = new Set<RuleId>();
+  for (const { type, status, kind } of statements) {
+    const rule = conditionRule(type, kind);
+    if (!rule) continue;
+    if (isFailing(type, status)) failing.add(rule);
+    else if (status !== 'unknown') healthy.add(rule);
+  }
+  for (const rule of healthy) if (!failing.has(rule)) rules.delete(rule);
+  for (const rule of failing) rules.add(rule);
+}
 
 /** The rule a condition type turning False means: the entry for the object's kind, else the kind-less one. */
 function conditionRule(type: string, kind: string | undefined): RuleId | undefined {

@@ -1,11 +1,13 @@
 import { checkSync } from 'recheck';
-import { classify, CONDITION_TO_FALSE } from '../../lambdas/core/classify';
+import { classify } from '../../lambdas/core/classify';
+import { CONDITION_TRANSITION, DESCRIBE_CONDITION_ROW } from '../../lambdas/core/conditions';
 import { NAME_PATTERNS, TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
 import { LOG_RULES } from '../../lambdas/core/rules';
 
 const patterns: RegExp[] = [
-  CONDITION_TO_FALSE,
+  CONDITION_TRANSITION,
+  DESCRIBE_CONDITION_ROW,
   ...LOG_RULES.flatMap((m) => (m.recognition.patterns ?? []).map((p) => p.pattern)),
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
   ...NAME_PATTERNS,

@@ -22,6 +22,8 @@ export default defineRule({
       'failed to garbage collect required amount of images',
       'low on resource: ephemeral-storage',
     ),
+    // `NodeHasNoDiskPressure`, `DiskPressure False`, `Status: True -> False` say the opposite (classify.ts).
+    conditions: [{ type: 'diskpressure' }],
   },
   diagnose: (f) => ({
     diagnosis:
@@ -54,6 +56,16 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: 'Normal  NodeHasNoDiskPressure  node/ip-10-0-1-7.ec2.internal  kubelet  Node ip-10-0-1-7.ec2.internal status is now: NodeHasNoDiskPressure',
+        source:
+          "constructed from kubelet's node status event 'Node %s status is now: %s' (pkg/kubelet/nodestatus/setters.go)",
+      },
+      {
+        line: '  DiskPressure     False   Mon, 30 Nov 2026 13:00:00 +0000   Mon, 30 Nov 2026 12:00:00 +0000   KubeletHasNoDiskPressure     kubelet has no disk pressure',
+        source:
+          "constructed from the node condition kubelet sets (KubeletHasNoDiskPressure, 'kubelet has no disk pressure') as kubectl describe node shows it",
+      },
       {
         line: 'Normal  Pulled  pod/web-1  kubelet  Successfully pulled image "nginx:1.27" in 1.2s',
         source: "constructed from kubelet's 'Successfully pulled image %q in %v'",
