@@ -6,7 +6,7 @@ import { emptyInputStats, type InputStats } from '../../lambdas/core/input';
 import { AFFECTED_KIND } from '../../lambdas/core/lifecycle';
 import { SEVERITIES, type Severity } from '../../lambdas/core/model';
 import { renderHtml, renderMarkdown } from '../../lambdas/core/render-report';
-import { PLAIN, renderFindingText, renderSummary } from '../../lambdas/core/render-text';
+import { PLAIN, renderFindingText, renderSummary, renderUnrecognised } from '../../lambdas/core/render-text';
 import type { Io } from './io';
 import { readSources, type InputRead } from './read-sources';
 import { expandSources, type Source } from './sources';
@@ -122,13 +122,14 @@ function render(
       controlMessages: stats.controlMessages,
       inputs: read,
     };
-    return `${JSON.stringify({ findings, stats: allStats }, null, 2)}\n`;
+    return `${JSON.stringify({ findings, stats: allStats, unrecognised: analysis.unrecognised }, null, 2)}\n`;
   }
   const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
   const parts = [
     renderSummary(findings, analysis.stats.records, stats.malformed),
     ...findings.map((f) => renderFindingText(f, style)),
-  ];
+    renderUnrecognised(analysis.unrecognised),
+  ].filter(Boolean);
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -196,13 +197,14 @@ export function followPrinter(
           firstSeen,
           lastSeen,
         }));
-        return `${JSON.stringify({ event: 'summary', findings: brief, stats: { ...analysis.stats, malformed: stats.malformed } })}\n`;
+        return `${JSON.stringify({ event: 'summary', findings: brief, stats: { ...analysis.stats, malformed: stats.malformed }, unrecognised: analysis.unrecognised })}\n`;
       }
       const rows = findings.map(
         (f) =>
           `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title}  ${style.dim(`[${f.rule}]`)} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
       );
-      return `${renderSummary(findings, analysis.stats.records, stats.malformed)}\n${rows.length ? `${rows.join('\n')}\n` : ''}`;
+      const unrecognised = renderUnrecognised(analysis.unrecognised);
+      return `${renderSummary(findings, analysis.stats.records, stats.malformed)}\n${rows.length ? `${rows.join('\n')}\n` : ''}${unrecognised ? `${unrecognised}\n` : ''}`;
     },
   };
 }

@@ -1,8 +1,9 @@
 import { Aggregator, type Incident, type IncidentChange } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules';
-import { classify, mayClassify } from './classify';
+import { classify, worthParsing } from './classify';
 import type { LogRecord, Signal } from './model';
+import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
 
 /** Counts of one analysis run: what was read and what it showed. */
 export interface AnalysisStats {
@@ -14,6 +15,8 @@ export interface AnalysisStats {
 export interface Analysis {
   incidents: Incident[];
   stats: AnalysisStats;
+  /** Failure-shaped records no rule recognised: counted and shown, never notified. */
+  unrecognised: Unrecognised;
 }
 
 /**
@@ -38,8 +41,10 @@ export type ChangeListener = (change: IncidentChange, signal: Signal) => void;
 export class StreamingAnalyzer {
   private readonly aggregator: Aggregator;
   private readonly stats: AnalysisStats = { records: 0, signals: 0, signalsByRule: {} };
-  // Records that no rule can match (the healthy bulk) are counted but never parsed.
-  private readonly prefilter: Prefilter = { keep: mayClassify, skipped: 0 };
+  // Records that no rule can match and that do not look like failures (the healthy bulk) are
+  // counted but never parsed.
+  private readonly prefilter: Prefilter = { keep: worthParsing, skipped: 0 };
+  private readonly unrecognised = new UnrecognisedCounter();
   private readonly streams = new Set<RecordAssembler>();
 
   constructor(
@@ -88,12 +93,15 @@ export class StreamingAnalyzer {
         records: this.stats.records + this.prefilter.skipped,
         signalsByRule: { ...this.stats.signalsByRule },
       },
+      unrecognised: this.unrecognised.result(),
     };
   }
 
   private record(record: LogRecord): void {
     this.stats.records++;
-    for (const signal of classify(record)) {
+    const signals = classify(record);
+    if (signals.length === 0 && looksLikeFailure(record)) this.unrecognised.add(record);
+    for (const signal of signals) {
       this.stats.signals++;
       this.stats.signalsByRule[signal.rule] = (this.stats.signalsByRule[signal.rule] ?? 0) + 1;
       const change = this.aggregator.add(signal);

@@ -12,6 +12,7 @@ import { LOG_RULES, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { SubstringMatcher } from './substring-matcher';
+import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 
 /** Each log rule's recognition under its id: the data every index below is built from (lambdas/core/rules). */
 const RULE_MATCHERS = LOG_RULES.map(({ info, recognition }) => ({ rule: info.id, ...recognition }));
@@ -105,6 +106,17 @@ const TELLING_FRAGMENTS = [
 /** Every raw form of the telling fragments: what the prefilter looks for (case-insensitively). */
 export const PREFILTER_FRAGMENTS: readonly string[] = [...new Set(TELLING_FRAGMENTS.flatMap(rawForms))];
 const PREFILTER = new SubstringMatcher([...PREFILTER_FRAGMENTS]);
+
+/**
+ * The prefilter of the pipeline: a record is parsed when a rule may match it or when it is
+ * failure-shaped (error level, Warning event, error field, AWS error), so that failures no rule
+ * knows are counted (lambdas/core/unrecognised.ts). One automaton pass, as for `mayClassify`.
+ */
+export function worthParsing(raw: string): boolean {
+  return WORTH_PARSING.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
+}
+
+const WORTH_PARSING = new SubstringMatcher([...new Set([...TELLING_FRAGMENTS, ...FAILURE_MARKERS].flatMap(rawForms))]);
 
 /**
  * The forms a fragment can take in a raw line: as it is, or with each character a JSON encoder may

@@ -2,6 +2,7 @@ import type { Finding } from './finding';
 import type { FindingContext } from './context';
 import type { Severity } from './model';
 import { sanitizeLine } from './sanitize';
+import type { Unrecognised } from './unrecognised';
 
 /** Styling hooks: identity for plain text, ANSI codes for a terminal. */
 export interface Style {
@@ -77,6 +78,14 @@ export function renderSummary(findings: Finding[], records: number, malformed: n
       : `${findings.length} finding${findings.length === 1 ? '' : 's'} (${counts.join(', ')})`;
   const bad = malformed > 0 ? `; ${malformed} malformed record${malformed === 1 ? '' : 's'} skipped` : '';
   return `${found} in ${records} record${records === 1 ? '' : 's'}${bad}.`;
+}
+
+/** `N unrecognised error lines, most frequent: …`, or '' when every failure-shaped line was recognised. */
+export function renderUnrecognised(unrecognised: Unrecognised): string {
+  if (unrecognised.count === 0) return '';
+  const lines = unrecognised.top.map(({ message, count }) => `  ${count} × ${sanitizeLine(message, 200)}`);
+  const plural = unrecognised.count === 1 ? '' : 's';
+  return `${unrecognised.count} unrecognised error line${plural}, most frequent:\n${lines.join('\n')}`;
 }
 
 function whereLine(finding: Finding): string {

@@ -78,6 +78,11 @@ export async function analyzeSubscription(
     metrics.addMetric(METRIC.malformedRecords, MetricUnit.Count, stats.malformed);
     logger.warn('Malformed log events skipped', { malformed: stats.malformed, logStream: document.logStream });
   }
+  if (analysis.unrecognised.count > 0) {
+    // Failures no rule knows: measured and logged for whoever improves the rules, never notified.
+    metrics.addMetric(METRIC.unrecognisedRecords, MetricUnit.Count, analysis.unrecognised.count);
+    logger.info('Unrecognised failure-shaped records', { ...analysis.unrecognised });
+  }
   for (const [rule, count] of Object.entries(analysis.stats.signalsByRule)) {
     const single = metrics.singleMetric();
     single.addDimension('rule', rule);

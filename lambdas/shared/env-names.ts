@@ -40,6 +40,7 @@ export const EVENT_SOURCE = 'io.karpenter-doctor';
 export const METRIC = {
   recordsProcessed: 'RecordsProcessed',
   malformedRecords: 'MalformedRecords',
+  unrecognisedRecords: 'UnrecognisedRecords',
   signals: 'Signals',
   findingsPublished: 'FindingsPublished',
   notificationsSuppressed: 'NotificationsSuppressed',

@@ -4,6 +4,7 @@ import { CONDITION_TRANSITION, DESCRIBE_CONDITION_ROW } from '../../lambdas/core
 import { NAME_PATTERNS, TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
 import { LOG_RULES } from '../../lambdas/core/rules';
+import { AWS_ERROR_SHAPE, NORMALISERS } from '../../lambdas/core/unrecognised';
 
 const patterns: RegExp[] = [
   CONDITION_TRANSITION,
@@ -12,6 +13,8 @@ const patterns: RegExp[] = [
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
   ...NAME_PATTERNS,
   ...PARSE_PATTERNS,
+  AWS_ERROR_SHAPE,
+  ...NORMALISERS.map(([pattern]) => pattern),
 ];
 
 describe('classifier and parser patterns', () => {
