@@ -105,6 +105,27 @@ const eventEntries = (): PutEventsRequestEntry[] =>
   events.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries ?? []);
 
 describe('analyzer handler', () => {
+  it('counts failure-shaped lines no rule knows in a metric and its log, and notifies nothing', async () => {
+    const shared = deps();
+    const metric = jest.spyOn(shared.metrics, 'addMetric');
+    const info = jest.spyOn(shared.logger, 'info');
+    const unknown = (claim: string) =>
+      JSON.stringify({ level: 'ERROR', message: 'failed to reconcile widget', error: `widget for ${claim} missing` });
+    const result = await analyzeSubscription(
+      awslogsEvent([unknown('default-x7k2p'), unknown('default-b9zzq'), HEALTHY_LINE]),
+      context,
+      shared,
+    );
+
+    expect(result.outcome).toBe('no-findings');
+    expect(metric).toHaveBeenCalledWith('UnrecognisedRecords', 'Count', 2);
+    expect(info).toHaveBeenCalledWith('Unrecognised failure-shaped records', {
+      count: 2,
+      top: [{ message: 'failed to reconcile widget: widget for default-<x> missing', count: 2 }],
+    });
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+  });
+
   it('publishes one notification and one event when the same payload is delivered twice', async () => {
     const event = awslogsEvent([subnetExhaustionLine(SUBNET_A), HEALTHY_LINE]);
     const shared = deps();
