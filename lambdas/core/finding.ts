@@ -52,6 +52,7 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     entities: incident.entities,
     occurrences,
     context,
+    evidence: incident.evidence.map((e) => e.message),
   });
   return {
     schemaVersion: '1',

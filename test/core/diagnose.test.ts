@@ -87,17 +87,34 @@ describe('diagnose', () => {
     ).toEqual(
       expect.arrayContaining([
         'aws eks update-nodegroup-config --cluster-name prod --nodegroup-name system --scaling-config minSize=2,maxSize=3,desiredSize=2 --region us-west-2',
-        'kubectl -n karpenter scale deployment karpenter --replicas=1',
+        'helm -n karpenter upgrade karpenter oci://public.ecr.aws/karpenter/karpenter --version <installed-chart-version> --reuse-values --set replicas=1',
       ]),
     );
     const selfManaged = {
       ...emptyContext(),
       nodegroups: [
+        {
+          name: 'sys',
+          kind: 'self-managed' as const,
+          autoScalingGroups: ['sys-asg'],
+          minSize: 3,
+          desiredSize: 5,
+          maxSize: 6,
+        },
+      ],
+    };
+    // Issue 18: min 3 / desired 5 / max 6 must never become 2 / 2.
+    expect(commandsOf('karpenter-controller-unschedulable', {}, selfManaged)).toContain(
+      'aws autoscaling update-auto-scaling-group --auto-scaling-group-name sys-asg --min-size 4 --region us-west-2',
+    );
+    const unknownSizes = {
+      ...emptyContext(),
+      nodegroups: [
         { name: 'sys', kind: 'self-managed' as const, autoScalingGroups: ['sys-asg'], minSize: 1, maxSize: 4 },
       ],
     };
-    expect(commandsOf('karpenter-controller-unschedulable', {}, selfManaged)).toContain(
-      'aws autoscaling update-auto-scaling-group --auto-scaling-group-name sys-asg --min-size 2 --desired-capacity 2 --region us-west-2',
+    expect(commandsOf('karpenter-controller-unschedulable', {}, unknownSizes)).toContain(
+      'aws autoscaling update-auto-scaling-group --auto-scaling-group-name sys-asg --min-size <new-min> --max-size <new-max> --desired-capacity <new-desired> --region us-west-2',
     );
   });
 

@@ -350,6 +350,7 @@ const DUMMIES: ReadonlyArray<readonly [RegExp, string]> = [
   [/version$/, '1.2.3'],
   [/^encoded-message$/, 'AbCdEf0123'],
   [/^container$/, 'app'],
+  [/^owner-kind$/, 'deployment'],
 ];
 
 function dummyFor(name: string): string {

@@ -1,7 +1,9 @@
 import type { FindingContext } from '../context';
 import type { Entities } from '../model';
+import { controllerLocation, type ControllerLocation } from './controller';
 import { shellArg } from './shell';
 import type { DiagnoseInput } from './types';
+import { resolveWorkload, type Workload } from './workload-kind';
 
 /** Entity accessors with placeholders, so every command is complete and clearly marked where unknown. */
 export class Facts {
@@ -38,6 +40,25 @@ export class Facts {
       name: shellArg(name),
       known: true,
     };
+  }
+
+  /** The first workload, its kind resolved from the owner (a Job's CronJob; unknown for a DaemonSet-or-Job pod); raw names. */
+  workloadRef(): Workload | undefined {
+    const entity = this.all('workloads')[0];
+    if (!entity) return undefined;
+    const namespace = entity.slice(0, entity.indexOf('/'));
+    const pod = this.all('pods').find((p) => p.startsWith(`${namespace}/`));
+    return resolveWorkload(entity, pod ? { pod: pod.slice(namespace.length + 1) } : {});
+  }
+
+  /** Where the Karpenter controller runs: from the record, or kube-system flagged unknown. */
+  controller(): ControllerLocation {
+    return controllerLocation({ namespaces: this.all('karpenterNamespaces'), pods: this.all('pods') });
+  }
+
+  /** The evidence lines of the finding. */
+  get evidence(): readonly string[] {
+    return this.input.evidence ?? [];
   }
 
   pod(): { namespace: string; name: string } {

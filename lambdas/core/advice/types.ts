@@ -26,4 +26,6 @@ export interface DiagnoseInput {
   entities: Entities;
   occurrences: number;
   context: FindingContext;
+  /** The evidence lines (sanitised), for values only the message states (EC2's vCPU limit, an OOM's limit). */
+  evidence?: readonly string[];
 }

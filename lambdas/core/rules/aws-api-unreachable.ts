@@ -1,3 +1,7 @@
+import { CONTROLLER_RESTART_NOTE, HELM_OWNED_NOTE } from '../advice/side-effects';
+import { helmSet } from '../advice/controller';
+import { shellArg } from '../advice/shell';
+import { FIND_CONTROLLER } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -34,33 +38,67 @@ export default defineRule({
       ['amazonaws.com', 'context deadline exceeded'],
     ],
   },
-  diagnose: (f) => ({
-    diagnosis:
-      `Karpenter cannot reach${f.all('endpoints').length ? ` ${f.list('endpoints')}` : ' AWS APIs or the cluster endpoint'}: ` +
-      `requests time out or credentials cannot be fetched. In private clusters this means a missing VPC endpoint ` +
-      `(sts, ec2, ssm, sqs, eks) or a security group that blocks it; elsewhere, IRSA or Pod Identity is misconfigured.`,
-    remediation: [
-      {
-        title: 'Check the VPC endpoints of the cluster VPC',
-        detail:
-          'Private clusters need interface endpoints for sts, ec2, ssm and sqs, and the cluster endpoint set in the chart (settings.clusterEndpoint).',
-        commands: [
-          `aws eks describe-cluster --name ${f.cluster} --query 'cluster.resourcesVpcConfig'${f.region}`,
-          `aws ec2 describe-vpc-endpoints --filters Name=vpc-id,Values=<vpc-id> --query 'VpcEndpoints[].ServiceName'${f.region}`,
+  diagnose: (f) => {
+    const where = f.controller();
+    const ns = shellArg(where.namespace);
+    const endpoints = f.all('endpoints');
+    const pricingOnly = endpoints.length > 0 && endpoints.every((e) => e.startsWith('api.pricing.'));
+    const find = where.known ? [] : [FIND_CONTROLLER];
+    if (pricingOnly) {
+      return {
+        diagnosis:
+          `Karpenter cannot reach the AWS Pricing API (${f.list('endpoints')}). This does not stop provisioning: Karpenter ` +
+          `falls back to the on-demand and Spot prices built into its release, so launches go on with prices that may be ` +
+          `out of date. The Pricing API has no VPC endpoint and lives in a few regions only, so a cluster without internet ` +
+          `egress cannot reach it; the documented fix is to tell Karpenter so (settings.isolatedVPC=true).`,
+        remediation: [
+          {
+            title: 'Tell Karpenter the VPC is isolated',
+            detail: `With isolatedVPC Karpenter stops calling the Pricing API and uses its built-in prices. ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
+            commands: [...find, ...helmSet(where, { 'settings.isolatedVPC': 'true' })],
+          },
         ],
-      },
-      {
-        title: 'Check the controller identity',
-        detail:
-          'With IRSA the service account carries eks.amazonaws.com/role-arn; with Pod Identity an association exists.',
-        commands: [
-          'kubectl -n karpenter get serviceaccount karpenter -o yaml',
-          `aws eks list-pod-identity-associations --cluster-name ${f.cluster}${f.region}`,
-        ],
-      },
-    ],
-    docs: [DOCS.privateClusters, DOCS.karpenterTroubleshooting],
-  }),
+        docs: [DOCS.privateClusters, DOCS.karpenterTroubleshooting],
+      };
+    }
+    return {
+      diagnosis:
+        `Karpenter cannot reach${endpoints.length ? ` ${f.list('endpoints')}` : ' AWS APIs or the cluster endpoint'}: ` +
+        `requests time out or credentials cannot be fetched. In private clusters this means a missing VPC endpoint ` +
+        `or a security group that blocks it; elsewhere, IRSA or Pod Identity is misconfigured.`,
+      remediation: [
+        {
+          title: 'Do this now: check the VPC endpoints of the cluster VPC',
+          detail:
+            'A private cluster needs interface endpoints for ec2, ecr.api, ecr.dkr, sts, ssm, sqs (the interruption queue) and eks (eks-auth for Pod Identity), a gateway endpoint for s3 (image layers), each with private DNS and a security group that admits HTTPS from the nodes; the controller then needs settings.clusterEndpoint and settings.isolatedVPC=true (no Pricing API), and the EC2NodeClass an instanceProfile or role that needs no iam endpoint (create the instance profile yourself and set spec.instanceProfile).',
+          commands: [
+            `aws eks describe-cluster --name ${f.cluster} --query 'cluster.resourcesVpcConfig'${f.region}`,
+            `aws ec2 describe-vpc-endpoints --filters Name=vpc-id,Values=<vpc-id> --query 'VpcEndpoints[].[ServiceName,VpcEndpointType,PrivateDnsEnabled]' --output table${f.region}`,
+          ],
+        },
+        {
+          title: 'Add the endpoints that are missing',
+          detail:
+            'Interface endpoints per service (repeat for each missing one), and the S3 gateway on the route tables of the node subnets.',
+          commands: [
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Interface --service-name com.amazonaws.<region>.sts --subnet-ids <subnet-id> --security-group-ids <security-group-id> --private-dns-enabled${f.region}`,
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Gateway --service-name com.amazonaws.<region>.s3 --route-table-ids <route-table-id>${f.region}`,
+          ],
+        },
+        {
+          title: 'Check the controller identity',
+          detail:
+            'With IRSA the service account carries eks.amazonaws.com/role-arn; with Pod Identity an association exists for it.',
+          commands: [
+            ...find,
+            `kubectl -n ${ns} get serviceaccount ${shellArg(where.deployment)} -o yaml`,
+            `aws eks list-pod-identity-associations --cluster-name ${f.cluster} --namespace ${ns}${f.region}`,
+          ],
+        },
+      ],
+      docs: [DOCS.privateClusters, DOCS.karpenterTroubleshooting],
+    };
+  },
   examples: {
     fires: [
       {

@@ -1,7 +1,26 @@
+import type { Facts } from '../advice/facts';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { type RemediationStep } from '../advice/types';
 import { anyOf, defineRule } from './types';
+
+/** The condition keys Karpenter's controller policy tests, filled for this cluster (simulate-principal-policy context). */
+function contextEntries(f: Facts): string {
+  const cluster = f.input.cluster;
+  const pool = f.all('nodepools')[0] ?? '<nodepool-name>';
+  const entries: Array<[string, string]> = [
+    ['aws:RequestedRegion', f.input.region ?? '<region>'],
+    [`aws:RequestTag/kubernetes.io/cluster/${cluster}`, 'owned'],
+    [`aws:ResourceTag/kubernetes.io/cluster/${cluster}`, 'owned'],
+    ['aws:RequestTag/eks:eks-cluster-name', cluster],
+    ['aws:ResourceTag/eks:eks-cluster-name', cluster],
+    ['aws:RequestTag/karpenter.sh/nodepool', pool],
+    ['aws:ResourceTag/karpenter.sh/nodepool', pool],
+  ];
+  return entries
+    .map(([key, value]) => shellArg(`ContextKeyName=${key},ContextKeyValues=${value},ContextKeyType=string`))
+    .join(' ');
+}
 
 export default defineRule({
   info: {
@@ -32,9 +51,10 @@ export default defineRule({
     const steps: RemediationStep[] = [
       {
         title: 'Check the controller role against the denied action',
-        detail: 'The simulator says which statement denies it (or that none allows it).',
+        detail:
+          "The simulator says which statement denies it (or that none allows it). Karpenter's policy allows most EC2 actions only under tag conditions (aws:RequestTag and aws:ResourceTag on kubernetes.io/cluster/<cluster>, eks:eks-cluster-name, karpenter.sh/nodepool; aws:RequestedRegion), so the context entries below supply them: without them the simulator reports a deny even for a correct policy. Its limits: it does not see the tags of existing resources, SCPs or session policies; the decoded authorization message of the real failure is the authority.",
         commands: [
-          `aws iam simulate-principal-policy --policy-source-arn ${roleArn} --action-names ${actions.length ? actions.map(shellArg).join(' ') : '<service:Action>'}`,
+          `aws iam simulate-principal-policy --policy-source-arn ${roleArn} --action-names ${actions.length ? actions.map(shellArg).join(' ') : '<service:Action>'} --context-entries ${contextEntries(f)} --query 'EvaluationResults[].[EvalActionName,EvalDecision]' --output table`,
           "aws sts decode-authorization-message --encoded-message '<encoded-message>'",
         ],
       },

@@ -1,5 +1,6 @@
+import type { RemediationStep } from '../advice/types';
+import { planQuota } from '../advice/quota-family';
 import { DOCS } from '../advice/docs-links';
-import { ec2QuotaFor } from '../advice/quota';
 import { anyOf, defineRule } from './types';
 
 export default defineRule({
@@ -25,29 +26,60 @@ export default defineRule({
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {
-    const quota = ec2QuotaFor(f.all('quotas')[0], f.all('instanceTypes')[0]);
-    const current = f.context.quotas?.find((q) => q.quotaCode === quota.code)?.value;
+    const plan = planQuota({
+      codes: [...f.all('quotas'), ...f.all('errorCodes')],
+      instanceTypes: f.all('instanceTypes'),
+      capacityTypes: f.all('capacityTypes'),
+      texts: f.evidence,
+    });
+    const kind = plan.spot ? 'Spot' : 'On-Demand';
+    const live = (code: string) => f.context.quotas?.find((q) => q.quotaCode === code)?.value;
+    const stated = plan.limit !== undefined ? ` EC2 stated the current limit: ${plan.limit} vCPUs.` : '';
+    const pool = f.first('nodepools', '<nodepool-name>');
+    const which =
+      plan.quotas.length > 0
+        ? ` The instance types ${f.list('instanceTypes')} count against ` +
+          plan.quotas
+            .map((q) => `${q.name} (${q.code}${live(q.code) !== undefined ? `, ${live(q.code)} today` : ''})`)
+            .join(' and ') +
+          '.'
+        : ' The error does not say which quota: EC2 counts vCPUs per instance bucket (Standard, G and VT, P, Inf, Trn, X, F, DL, HPC), so it depends on the instance types the NodePool launches. Read them before asking for an increase.';
+    const steps: RemediationStep[] =
+      plan.quotas.length > 0
+        ? plan.quotas.flatMap((q): RemediationStep[] => [
+            {
+              title: `Do this now: read the ${q.name} quota`,
+              detail: `Quota ${q.code} (${kind}). The value is in vCPUs${plan.spot ? ' of open and running Spot requests' : ' of running instances'}.`,
+              commands: [`aws service-quotas get-service-quota --service-code ec2 --quota-code ${q.code}${f.region}`],
+            },
+            {
+              title: `Request an increase of ${q.name}`,
+              detail:
+                `Ask for the vCPUs the NodePool's spec.limits.cpu allows on top of what already runs${plan.limit !== undefined ? ` (today's limit is ${plan.limit})` : ''}. ` +
+                'The request-quota-increase action can file it, up to a configured cap.',
+              commands: [
+                `aws service-quotas request-service-quota-increase --service-code ec2 --quota-code ${q.code} --desired-value <new-value>${f.region}`,
+              ],
+              action: 'request-quota-increase',
+            },
+          ])
+        : [
+            {
+              title: 'Do this now: find which instance types the NodePool launches, then the quota of their bucket',
+              detail:
+                'G and VT: L-DB2E81BA; P: L-417A185B; Inf: L-1945791B; Trn: L-2C3B7624; X: L-7295265B; F: L-74FC7D96; DL: L-6E869C2A; HPC: L-F7808C92; Standard (A, C, D, H, I, M, R, T, Z): L-1216C47A (On-Demand; Spot request quotas are named "All … Spot Instance Requests"). No quota is filled in, so no increase is filed for a guessed one.',
+              commands: [
+                `kubectl get nodepool ${pool} -o jsonpath='{.spec.template.spec.requirements}'`,
+                'kubectl get nodeclaims -L node.kubernetes.io/instance-type,karpenter.sh/nodepool,karpenter.sh/capacity-type',
+                `aws service-quotas list-service-quotas --service-code ec2 --query "Quotas[?contains(QuotaName, '${kind}')].[QuotaCode,QuotaName,Value]" --output table${f.region}`,
+              ],
+            },
+          ];
     return {
       diagnosis:
-        `An EC2 service quota${f.where('quotas', '')} stops new instances` +
-        `${current !== undefined ? ` (the ${quota.name} quota is ${current} today)` : ''}. Karpenter cannot launch ` +
-        `more capacity of this kind in the account and region until the quota is raised or capacity is freed.`,
-      remediation: [
-        {
-          title: 'See the current quota',
-          detail: `The quota that applies: ${quota.name}.`,
-          commands: [`aws service-quotas get-service-quota --service-code ec2 --quota-code ${quota.code}${f.region}`],
-        },
-        {
-          title: 'Request an increase',
-          detail:
-            'Ask for enough for the NodePool limits. The request-quota-increase action can file it, up to a configured cap.',
-          commands: [
-            `aws service-quotas request-service-quota-increase --service-code ec2 --quota-code ${quota.code} --desired-value <new-value>${f.region}`,
-          ],
-          action: 'request-quota-increase',
-        },
-      ],
+        `EC2 refused to launch ${kind} capacity${f.where('nodepools', 'for NodePool')}: the account's ${kind} quota for the instance bucket is used up.${stated}${which} ` +
+        `Karpenter cannot launch more of this kind in the account and region until the quota is raised or capacity is freed.`,
+      remediation: steps,
       docs: [DOCS.quotaIncrease, DOCS.launchTroubleshooting],
     };
   },

@@ -20,17 +20,30 @@ export default defineRule({
       `Karpenter does not support in-tree plugins, so it cannot learn the node's volume attach limits and scale-ups may fail.`,
     remediation: [
       {
-        title: 'Find the PersistentVolumes that use the in-tree plugin',
-        detail: 'Volumes with awsElasticBlockStore set and no csi driver are in-tree.',
+        title: 'Do this now: find the PersistentVolumes that use the in-tree plugin',
+        detail:
+          'Volumes with awsElasticBlockStore set and no csi driver are in-tree; the reclaim policy says whether deleting the PV deletes the EBS volume.',
         commands: [
-          'kubectl get pv -o custom-columns=NAME:.metadata.name,IN-TREE:.spec.awsElasticBlockStore.volumeID,CSI:.spec.csi.driver',
+          'kubectl get pv -o custom-columns=NAME:.metadata.name,IN-TREE:.spec.awsElasticBlockStore.volumeID,CSI:.spec.csi.driver,RECLAIM:.spec.persistentVolumeReclaimPolicy,CLAIM:.spec.claimRef.name',
+          'kubectl get storageclass -o custom-columns=NAME:.metadata.name,PROVISIONER:.provisioner,BINDING:.volumeBindingMode',
         ],
       },
       {
-        title: 'Install the EBS CSI driver and move the volumes to it',
+        title: 'Install the EBS CSI driver with its IAM role',
         detail:
-          'Create new PersistentVolumes that reference the ebs.csi.aws.com driver (or a StorageClass with provisioner ebs.csi.aws.com) and move the claims to them.',
-        commands: [`aws eks create-addon --cluster-name ${f.cluster} --addon-name aws-ebs-csi-driver${f.region}`],
+          'The driver calls EC2 to attach volumes: without a role it fails with AccessDenied. Give its controller service account (kube-system/ebs-csi-controller-sa) a role with the AWS managed policy AmazonEBSCSIDriverPolicy, through EKS Pod Identity (as below) or IRSA (--service-account-role-arn on the add-on).',
+        commands: [
+          `aws eks create-addon --cluster-name ${f.cluster} --addon-name aws-ebs-csi-driver --pod-identity-associations serviceAccount=ebs-csi-controller-sa,roleArn=<ebs-csi-role-arn>${f.region}`,
+          `aws eks describe-addon --cluster-name ${f.cluster} --addon-name aws-ebs-csi-driver --query 'addon.[status,health.issues]'${f.region}`,
+        ],
+      },
+      {
+        title: 'Keep the data: set Retain on each in-tree PV before recreating it',
+        detail:
+          'With reclaim policy Delete, deleting the PV (or its claim) deletes the EBS volume and its data. Set Retain first, then recreate each PV with spec.csi (driver ebs.csi.aws.com, volumeHandle = the same vol- id, fsType) and the same nodeAffinity zone, and bind the claim to it; new volumes come from a StorageClass with provisioner ebs.csi.aws.com. Pods using the volume must be stopped while it moves.',
+        commands: [
+          `kubectl patch pv ${f.all('volumes').find((v) => v.startsWith('pv')) ?? '<pv-name>'} -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'`,
+        ],
       },
     ],
     docs: [DOCS.ebsCsi, DOCS.karpenterTroubleshooting],

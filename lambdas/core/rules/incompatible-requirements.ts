@@ -1,3 +1,5 @@
+import { readPodSpec } from '../advice/workload-steps';
+import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -18,7 +20,6 @@ export default defineRule({
     schedulingReason: true,
   },
   diagnose: (f) => {
-    const w = f.workload();
     const labels = f.all('labels');
     const nodegroupLabel = labels.some((label) => label.startsWith('eks.amazonaws.com/nodegroup'));
     return {
@@ -33,16 +34,15 @@ export default defineRule({
           title: 'Find the requirement that no NodePool satisfies',
           detail: "Compare the pod's nodeSelector and node affinity with the NodePool requirements and labels.",
           commands: [
-            `kubectl -n ${w.namespace} get ${w.kind} ${w.name} -o jsonpath='{.spec.template.spec.nodeSelector}{"\\n"}{.spec.template.spec.affinity.nodeAffinity}'`,
+            readPodSpec(f, ['nodeSelector', 'affinity.nodeAffinity']),
             'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements}{" labels="}{.spec.template.metadata.labels}{"\\n"}{end}\'',
           ],
         },
-        {
-          title: 'Remove the node-group-specific selector, or allow the value in a NodePool',
-          detail:
-            'Edit the workload to drop selectors such as eks.amazonaws.com/nodegroup, or add the label or value to a NodePool.',
-          commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
-        },
+        changeTemplateStep(
+          f,
+          'Remove the node-group-specific selector, or allow the value in a NodePool',
+          'Edit the workload to drop selectors such as eks.amazonaws.com/nodegroup, or add the label or value to a NodePool.',
+        ),
       ],
       docs: [DOCS.karpenterScheduling, DOCS.karpenterNodePools],
     };

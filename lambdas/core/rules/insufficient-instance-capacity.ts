@@ -1,3 +1,4 @@
+import { DRIFT_NOTE } from '../advice/side-effects';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { anyOf, defineRule } from './types';
@@ -46,7 +47,8 @@ export default defineRule({
         {
           title: 'Make the NodePool more flexible',
           detail:
-            'Allow more instance families and sizes, every zone of the cluster, and both spot and on-demand where the workload can use them.',
+            'Allow more instance families and sizes, every zone of the cluster, and both spot and on-demand where the workload can use them.' +
+            `\n${DRIFT_NOTE}`,
           commands: [`kubectl edit nodepool ${f.first('nodepools', '<nodepool-name>')}`],
         },
       ],

@@ -1,3 +1,7 @@
+import { CONTROLLER_RESTART_NOTE, HELM_OWNED_NOTE } from '../advice/side-effects';
+import { helmSet } from '../advice/controller';
+import { shellArg } from '../advice/shell';
+import { FIND_CONTROLLER } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -25,13 +29,15 @@ export default defineRule({
   },
   diagnose: (f) => {
     const queue = f.first('queues', '<queue-name>');
+    const where = f.controller();
+    const ns = shellArg(where.namespace);
     return {
       diagnosis:
         `Karpenter cannot use its interruption queue${f.where('queues', '')}: the queue is missing, or it receives ` +
         `messages that are not the EC2 events Karpenter expects. Spot interruptions and rebalance notices are then missed.`,
       remediation: [
         {
-          title: 'Check that the queue exists and what sends to it',
+          title: 'Do this now: check that the queue exists and what sends to it',
           detail: 'Only the EventBridge rules for Karpenter should target the queue.',
           commands: [
             `aws sqs get-queue-url --queue-name ${queue}${f.region}`,
@@ -40,8 +46,14 @@ export default defineRule({
         },
         {
           title: 'Point Karpenter at the right queue',
-          detail: 'The chart value settings.interruptionQueue must name the queue created for the cluster.',
-          commands: ['kubectl -n karpenter get deployment karpenter -o yaml | grep -A1 INTERRUPTION_QUEUE'],
+          detail: `The chart value settings.interruptionQueue must name the queue created for the cluster. ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
+          commands: [
+            ...(where.known ? [] : [FIND_CONTROLLER]),
+            `kubectl -n ${ns} get deployment ${shellArg(where.deployment)} -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="INTERRUPTION_QUEUE")].value}'`,
+            ...helmSet(where, {
+              'settings.interruptionQueue': queue === '<queue-name>' ? '<queue-name>' : queue,
+            }).slice(1),
+          ],
         },
       ],
       docs: [`${DOCS.karpenterDisruption}`],

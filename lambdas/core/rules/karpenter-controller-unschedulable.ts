@@ -1,5 +1,9 @@
+import type { RemediationStep } from '../advice/types';
+import { adviseGroupRaise } from '../advice/sizing';
+import { shellArg } from '../advice/shell';
+import { HELM_OWNED_NOTE } from '../advice/side-effects';
+import { FIND_CONTROLLER, helmSet } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
-import { raiseNodegroupStep } from '../advice/nodegroup-steps';
 import { defineRule } from './types';
 
 /** Text that says a scheduling attempt failed: the context in which a Karpenter pod is "unschedulable". */
@@ -26,29 +30,49 @@ export default defineRule({
     context: SCHEDULING_FAILURE_FRAGMENTS,
   },
   diagnose: (f) => {
-    const pod = f.pod();
-    const namespace = pod.namespace === '<namespace>' ? 'karpenter' : pod.namespace;
+    const where = f.controller();
+    const ns = shellArg(where.namespace);
+    const deployment = shellArg(where.deployment);
     const groups = f.context.nodegroups ?? [];
-    const groupSteps =
-      groups.length > 0 ? groups.map((group) => raiseNodegroupStep(f, group)) : [raiseNodegroupStep(f)];
+    const sizing = (groups.length > 0 ? groups : [undefined]).map((group): RemediationStep => {
+      const advice = adviseGroupRaise(group, f.input.cluster, f.input.region);
+      return {
+        title: `Do this now: ${advice.title[0]!.toLowerCase()}${advice.title.slice(1)}`,
+        detail: advice.detail,
+        commands: advice.commands,
+        action: 'raise-system-nodegroup',
+      };
+    });
+    const found = where.known
+      ? ''
+      : ` The record does not name the controller's namespace: the commands use ${where.namespace} (the getting-started guide's); find yours with ${FIND_CONTROLLER}.`;
     return {
       diagnosis:
         `The Karpenter controller pod${f.where('pods', '')} cannot be scheduled. Karpenter cannot launch nodes for ` +
         `its own pods, so while they are Pending nothing in the cluster scales. Since v0.16 the chart runs two ` +
-        `replicas, and the nodes outside Karpenter's control (a managed node group or Fargate) do not have room for both.`,
+        `replicas, and the nodes outside Karpenter's control (a managed node group or Fargate) do not have room for both.${found}`,
       remediation: [
-        ...groupSteps,
+        ...sizing,
         {
           title: 'Or run a single Karpenter replica',
-          detail: 'If the deployment does not need redundancy, one replica fits on the existing capacity.',
-          commands: [`kubectl -n ${namespace} scale deployment karpenter --replicas=1`],
+          detail: `If the deployment does not need redundancy, one replica fits on the existing capacity. ${HELM_OWNED_NOTE}`,
+          commands: [...(where.known ? [] : [FIND_CONTROLLER]), ...helmSet(where, { replicas: 1 })],
         },
         {
-          title: 'Keep Karpenter off the nodes it manages',
+          title: 'Durable fix: run the controller on capacity Karpenter does not manage',
           detail:
-            "Karpenter must run on nodes it does not manage. Nodes that carry the karpenter.sh/nodepool label are Karpenter's; remove the label from nodes meant for the controller.",
+            'Give the controller a managed node group of its own (at least two nodes, for the two replicas) or a Fargate profile for its namespace and service account, and keep its nodeAffinity off Karpenter nodes (karpenter.sh/nodepool DoesNotExist, as the chart sets by default).',
           commands: [
-            'kubectl get nodes --show-labels | grep karpenter.sh/nodepool',
+            `aws eks create-fargate-profile --cluster-name ${f.cluster} --fargate-profile-name karpenter --pod-execution-role-arn <fargate-pod-execution-role-arn> --selectors namespace=${ns},labels={app.kubernetes.io/name=karpenter}${f.region}`,
+            `kubectl -n ${ns} get deployment ${deployment} -o jsonpath='{.spec.template.spec.affinity.nodeAffinity}'`,
+          ],
+        },
+        {
+          title: "Why not just remove the karpenter.sh/nodepool label (the seed article's fix)",
+          detail:
+            'The seed suggests removing the label from the nodes meant for the controller. In current Karpenter that only keeps the node out of voluntary disruption (consolidation, drift); expiry and Spot interruption still take the node and the controller on it, and a NodeClaim still owns it. Use it only as a stopgap while the durable fix above lands.',
+          commands: [
+            'kubectl get nodes -L karpenter.sh/nodepool,eks.amazonaws.com/nodegroup',
             `kubectl label nodes ${f.first('nodes', '<node-name>')} karpenter.sh/nodepool-`,
           ],
         },

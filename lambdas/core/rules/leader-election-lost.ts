@@ -1,3 +1,7 @@
+import { CONTROLLER_RESTART_NOTE, HELM_OWNED_NOTE } from '../advice/side-effects';
+import { helmSet } from '../advice/controller';
+import { shellArg } from '../advice/shell';
+import { FIND_CONTROLLER } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -20,29 +24,36 @@ export default defineRule({
       'failed to update lock',
     ),
   },
-  diagnose: () => ({
-    diagnosis:
-      'Karpenter cannot renew its leader lease, so the controller restarts and stops provisioning meanwhile. The API ' +
-      'server is slow or unreachable from the pod, or the controller is starved of CPU.',
-    remediation: [
-      {
-        title: 'Check the lease and the controller pods',
-        detail: 'Frequent restarts and CPU throttling show in the pod status and metrics.',
-        commands: [
-          'kubectl -n karpenter get lease karpenter-leader-election -o yaml',
-          'kubectl -n karpenter get pods -o wide',
-          'kubectl -n karpenter top pod',
-        ],
-      },
-      {
-        title: 'Give the controller room',
-        detail:
-          'Raise the CPU request of the controller (controller.resources in the chart) and check API server health.',
-        commands: ["kubectl get --raw='/readyz?verbose'"],
-      },
-    ],
-    docs: [DOCS.leases, DOCS.karpenterTroubleshooting],
-  }),
+  diagnose: (f) => {
+    const where = f.controller();
+    const ns = shellArg(where.namespace);
+    return {
+      diagnosis:
+        'Karpenter cannot renew its leader lease, so the controller restarts and stops provisioning meanwhile. The API ' +
+        'server is slow or unreachable from the pod, or the controller is starved of CPU.',
+      remediation: [
+        {
+          title: 'Do this now: check the lease and the controller pods',
+          detail: 'Frequent restarts and CPU throttling show in the pod status and metrics.',
+          commands: [
+            ...(where.known ? [] : [FIND_CONTROLLER]),
+            `kubectl -n ${ns} get lease karpenter-leader-election -o yaml`,
+            `kubectl -n ${ns} get pods -l app.kubernetes.io/name=karpenter -o wide`,
+            `kubectl -n ${ns} top pod -l app.kubernetes.io/name=karpenter`,
+          ],
+        },
+        {
+          title: 'Give the controller room',
+          detail: `Raise the CPU request of the controller (controller.resources in the chart) and check API server health. ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
+          commands: [
+            "kubectl get --raw='/readyz?verbose'",
+            ...helmSet(where, { 'controller.resources.requests.cpu': 1 }).slice(1),
+          ],
+        },
+      ],
+      docs: [DOCS.leases, DOCS.karpenterTroubleshooting],
+    };
+  },
   examples: {
     fires: [
       {

@@ -1,3 +1,5 @@
+import { setResourcesStep } from '../advice/workload-steps';
+import { shellArg } from '../advice/shell';
 import { DOCS } from '../advice/docs-links';
 import { limitRangeStep } from '../advice/requests';
 import { anyOf, defineRule } from './types';
@@ -22,20 +24,20 @@ export default defineRule({
     ),
   },
   diagnose: (f) => {
-    const w = f.workload();
+    const w = f.workloadRef();
+    const namespace = w ? shellArg(w.namespace) : f.pod().namespace;
     return {
       diagnosis:
         `Pods${f.where('workloads', 'of')} run without resource requests. Karpenter packs pods by their requests, so ` +
         `pods without them are packed too densely, and the kubelet evicts them first under pressure.`,
       remediation: [
-        {
-          title: 'Give the workload requests',
-          detail: 'Set CPU and memory requests to the observed usage.',
-          commands: [
-            `kubectl -n ${w.namespace} set resources ${w.kind} ${w.name} --requests=cpu=<cpu>,memory=<memory>`,
-          ],
-        },
-        limitRangeStep(w.namespace),
+        setResourcesStep(
+          f,
+          'Give the workload requests',
+          'Set CPU and memory requests to the observed usage (kubectl top pod --containers).',
+          '--requests=cpu=<cpu>,memory=<memory>',
+        ),
+        limitRangeStep(namespace),
       ],
       docs: [DOCS.limitRange, DOCS.karpenterScheduling],
     };

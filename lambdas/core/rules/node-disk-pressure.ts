@@ -1,3 +1,4 @@
+import { DRIFT_NOTE } from '../advice/side-effects';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -37,7 +38,9 @@ export default defineRule({
       },
       {
         title: 'Give nodes a larger root volume',
-        detail: 'Raise blockDeviceMappings[].ebs.volumeSize in the EC2NodeClass; new nodes get the larger disk.',
+        detail:
+          'Raise blockDeviceMappings[].ebs.volumeSize in the EC2NodeClass; new nodes get the larger disk.' +
+          `\n${DRIFT_NOTE}`,
         commands: [`kubectl edit ec2nodeclass ${f.first('nodeclasses', '<ec2nodeclass-name>')}`],
       },
     ],

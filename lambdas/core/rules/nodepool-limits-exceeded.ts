@@ -41,7 +41,7 @@ export default defineRule({
         {
           title: 'Raise the limits, or let another NodePool take the pods',
           detail:
-            'Raise spec.limits if the spend is intended; otherwise check why the NodePool grew (consolidation blocked, oversized requests).',
+            'Raise spec.limits if the spend is intended; otherwise check why the NodePool grew (consolidation blocked, oversized requests). Changing spec.limits replaces no nodes: limits, weight and disruption settings are outside drift.',
           commands: [`kubectl patch nodepool ${pool} --type merge -p '{"spec":{"limits":{"cpu":"<new-cpu-limit>"}}}'`],
         },
       ],

@@ -1,6 +1,11 @@
+import { setResourcesStep } from '../advice/workload-steps';
+import { shellArg } from '../advice/shell';
 import { DOCS } from '../advice/docs-links';
 import { limitRangeStep } from '../advice/requests';
 import { anyOf, defineRule } from './types';
+
+/** The seed's OOM event wording: `Memory limit: 512Mi, Memory usage: 513Mi`. */
+const OOM_LIMIT = /Memory limit: ([0-9.]{1,12}[A-Za-z]{0,3}), Memory usage: ([0-9.]{1,12}[A-Za-z]{0,3})/;
 
 export default defineRule({
   info: {
@@ -25,27 +30,30 @@ export default defineRule({
     ),
   },
   diagnose: (f) => {
-    const w = f.workload();
     const pod = f.pod();
+    const w = f.workloadRef();
+    const ns = w ? shellArg(w.namespace) : pod.namespace;
+    const stated = f.evidence.map((line) => OOM_LIMIT.exec(line)).find(Boolean);
+    const cause = stated ? ` The container hit its ${stated[1]} memory limit (usage ${stated[2]}).` : '';
     return {
       diagnosis:
-        `Containers${f.where('workloads', 'of')} were killed for running out of memory (${f.occurrences} times). Their ` +
-        `memory requests are below what they use, so Karpenter packed them onto nodes that cannot hold them; with limits ` +
-        `set, the kernel kills them at the limit.`,
+        `Containers${f.where('workloads', 'of')} were killed for running out of memory (${f.occurrences} times).${cause} ` +
+        `Their memory requests are below what they use, so Karpenter packed them onto nodes that cannot hold them; with ` +
+        `limits set, the kernel kills them at the limit.`,
       remediation: [
         {
-          title: 'See the memory the containers use against their requests and limits',
-          detail: 'Compare the last termination reason and the usage with the requests.',
-          commands: [`kubectl -n ${pod.namespace} describe pod ${pod.name}`, `kubectl -n ${w.namespace} top pod`],
+          title: 'Do this now: see what the container uses against its request and limit',
+          detail:
+            'The last state shows OOMKilled and the limit that was hit; top shows the usage per container (metrics-server).',
+          commands: [`kubectl -n ${pod.namespace} describe pod ${pod.name}`, `kubectl -n ${ns} top pod --containers`],
         },
-        {
-          title: 'Set memory requests to real usage',
-          detail: "Requests drive Karpenter's packing; set them to observed peak usage and the limit above it.",
-          commands: [
-            `kubectl -n ${w.namespace} set resources ${w.kind} ${w.name} --requests=memory=<observed-peak> --limits=memory=<limit>`,
-          ],
-        },
-        limitRangeStep(w.namespace),
+        setResourcesStep(
+          f,
+          'Set the memory request to the observed peak, and the limit above it',
+          "Requests drive Karpenter's packing; a limit at or just above the request is what kills the container.",
+          '--requests=memory=<observed-peak> --limits=memory=<limit>',
+        ),
+        limitRangeStep(w ? shellArg(w.namespace) : pod.namespace),
       ],
       docs: [DOCS.limitRange, DOCS.karpenterScheduling],
     };

@@ -1,3 +1,5 @@
+import { readPodSpec } from '../advice/workload-steps';
+import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -25,7 +27,6 @@ export default defineRule({
     schedulingReason: true,
   },
   diagnose: (f) => {
-    const w = f.workload();
     return {
       diagnosis:
         `Pods${f.where('workloads', 'of')} cannot be placed: their pod affinity, anti-affinity or topology spread ` +
@@ -35,16 +36,15 @@ export default defineRule({
           title: 'Read the constraints of the workload',
           detail: 'Compare the required zones and spread with the zones the NodePools allow.',
           commands: [
-            `kubectl -n ${w.namespace} get ${w.kind} ${w.name} -o jsonpath='{.spec.template.spec.affinity}{"\\n"}{.spec.template.spec.topologySpreadConstraints}'`,
+            readPodSpec(f, ['affinity', 'topologySpreadConstraints']),
             'kubectl get nodes -L topology.kubernetes.io/zone',
           ],
         },
-        {
-          title: 'Relax the constraints or add capacity where they point',
-          detail:
-            'Use whenUnsatisfiable: ScheduleAnyway or preferred (not required) affinity where strict placement is not needed, or allow the required zones in the NodePool requirements.',
-          commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
-        },
+        changeTemplateStep(
+          f,
+          'Relax the constraints or add capacity where they point',
+          'Use whenUnsatisfiable: ScheduleAnyway or preferred (not required) affinity where strict placement is not needed, or allow the required zones in the NodePool requirements.',
+        ),
       ],
       docs: [DOCS.topologySpread, DOCS.assignPods, DOCS.karpenterScheduling],
     };

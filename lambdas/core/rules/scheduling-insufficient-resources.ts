@@ -1,3 +1,5 @@
+import { setResourcesStep } from '../advice/workload-steps';
+import { readPodSpec } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -25,7 +27,6 @@ export default defineRule({
     schedulingReason: true,
   },
   diagnose: (f) => {
-    const w = f.workload();
     const resources = f.list('resources');
     return {
       diagnosis:
@@ -37,18 +38,16 @@ export default defineRule({
           title: 'Compare the requests with what nodes offer',
           detail: 'Requests that exceed the largest allowed instance type can never be placed.',
           commands: [
-            `kubectl -n ${w.namespace} get ${w.kind} ${w.name} -o jsonpath='{.spec.template.spec.containers[*].resources}'`,
+            readPodSpec(f, ['containers[*].resources']),
             'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements}{"\\n"}{end}\'',
           ],
         },
-        {
-          title: 'Right-size the requests or allow larger instance types',
-          detail:
-            'Set requests to real usage, or widen the NodePool requirements (karpenter.k8s.aws/instance-size, instance-family) so a large enough type is allowed. "Too many pods" means the max-pods of the instance type is reached.',
-          commands: [
-            `kubectl -n ${w.namespace} set resources ${w.kind} ${w.name} --requests=cpu=<cpu>,memory=<memory>`,
-          ],
-        },
+        setResourcesStep(
+          f,
+          'Right-size the requests or allow larger instance types',
+          'Set requests to real usage, or widen the NodePool requirements (karpenter.k8s.aws/instance-size, instance-family) so a large enough type is allowed. "Too many pods" means the max-pods of the instance type is reached.',
+          '--requests=cpu=<cpu>,memory=<memory>',
+        ),
       ],
       docs: [DOCS.karpenterScheduling, DOCS.karpenterNodePools],
     };

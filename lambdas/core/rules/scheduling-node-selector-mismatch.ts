@@ -1,3 +1,5 @@
+import { readPodSpec } from '../advice/workload-steps';
+import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -23,7 +25,6 @@ export default defineRule({
     schedulingReason: true,
   },
   diagnose: (f) => {
-    const w = f.workload();
     return {
       diagnosis:
         `Pods${f.where('workloads', 'of')} have a nodeSelector or required node affinity that no node and no NodePool ` +
@@ -33,16 +34,16 @@ export default defineRule({
           title: 'Compare the selector with node labels and NodePool requirements',
           detail: 'Every label the pod requires must be on a node or allowed by a NodePool requirement.',
           commands: [
-            `kubectl -n ${w.namespace} get ${w.kind} ${w.name} -o jsonpath='{.spec.template.spec.nodeSelector}{"\\n"}{.spec.template.spec.affinity.nodeAffinity}'`,
+            readPodSpec(f, ['nodeSelector', 'affinity.nodeAffinity']),
             'kubectl get nodes --show-labels',
             'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements}{"\\n"}{end}\'',
           ],
         },
-        {
-          title: 'Make the selector less strict, or provision matching nodes',
-          detail: 'Remove labels that only a managed node group carries, or add the value to a NodePool requirement.',
-          commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
-        },
+        changeTemplateStep(
+          f,
+          'Make the selector less strict, or provision matching nodes',
+          'Remove labels that only a managed node group carries, or add the value to a NodePool requirement.',
+        ),
       ],
       docs: [DOCS.assignPods, DOCS.karpenterScheduling],
     };

@@ -1,3 +1,4 @@
+import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { isSystemTaint, taintKey, taintRemoval, tolerationYaml } from '../advice/taints';
@@ -20,17 +21,16 @@ export default defineRule({
     schedulingReason: true,
   },
   diagnose: (f) => {
-    const w = f.workload();
     const taints = f.all('taints');
     const custom = taints.filter((taint) => !isSystemTaint(taint));
     const system = taints.filter(isSystemTaint);
     const node = f.first('nodes', '<node-name>');
     const steps: RemediationStep[] = [
-      {
-        title: 'Add a matching toleration to the workload',
-        detail: `Add to the pod template:\n${tolerationYaml(custom[0] ?? taints[0])}`,
-        commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
-      },
+      changeTemplateStep(
+        f,
+        'Add a matching toleration to the workload',
+        `Add to the pod template:\n${tolerationYaml(custom[0] ?? taints[0])}`,
+      ),
     ];
     if (custom.length > 0) {
       steps.push({

@@ -1,3 +1,4 @@
+import { customNetworkingStep } from '../advice/custom-networking';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { describeSubnetFacts, roomElsewhere } from '../advice/subnets';
@@ -46,23 +47,21 @@ export default defineRule({
           ],
         },
         {
-          title: 'Add a secondary CIDR to the VPC and new subnets for Karpenter',
+          title: 'Add a secondary CIDR to the VPC and new subnets for Karpenter, routed like the old ones',
           detail:
-            "Associate an additional IPv4 block, create a subnet per zone in it, and tag them for Karpenter discovery. Beside an RFC 1918 primary, AWS allows 100.64.0.0/10 (shared address space) or more of the primary's own private range, not the other private ranges nor 198.19.0.0/16. The plan-subnet-capacity action computes non-overlapping candidates and the subnet layout.",
+            "Associate an additional IPv4 block, create a subnet per zone in it, and tag them for Karpenter discovery. Beside an RFC 1918 primary, AWS allows 100.64.0.0/10 (shared address space) or more of the primary's own private range, not the other private ranges nor 198.19.0.0/16. The plan-subnet-capacity action computes non-overlapping candidates and the subnet layout.\n" +
+            "A new subnet starts on the VPC's main route table, which usually has no route to a NAT gateway: nodes there cannot pull images or reach AWS APIs and stay NotReady. Associate each new subnet with the route table of the existing node subnet of its zone (the one whose 0.0.0.0/0 route points at a NAT gateway), before tagging it for Karpenter.",
           commands: [
             `aws ec2 describe-vpcs --vpc-ids ${vpcArg} --query 'Vpcs[].CidrBlockAssociationSet[].CidrBlock'${f.region}`,
             `aws ec2 associate-vpc-cidr-block --vpc-id ${vpcArg} --cidr-block <new-cidr>${f.region}`,
             `aws ec2 create-subnet --vpc-id ${vpcArg} --availability-zone <zone> --cidr-block <subnet-cidr>${f.region}`,
+            `aws ec2 describe-route-tables --filters Name=association.subnet-id,Values=${subnets.length ? shellArg(subnets[0]!) : '<subnet-id>'} --query 'RouteTables[].{Id:RouteTableId,Routes:Routes[].[DestinationCidrBlock,NatGatewayId,GatewayId]}'${f.region}`,
+            `aws ec2 associate-route-table --route-table-id <route-table-id> --subnet-id <new-subnet-id>${f.region}`,
             `aws ec2 create-tags --resources <new-subnet-id> --tags Key=karpenter.sh/discovery,Value=${f.cluster}${f.region}`,
           ],
           action: 'plan-subnet-capacity',
         },
-        {
-          title: 'Or give pods their own address space with custom networking',
-          detail:
-            'With VPC CNI custom networking, pods take IPs from subnets named in ENIConfig objects instead of the node subnet.',
-          commands: ['kubectl set env daemonset aws-node -n kube-system AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true'],
-        },
+        customNetworkingStep(f),
       ],
       docs: [DOCS.vpcCidrs, DOCS.customNetworking, DOCS.karpenterTroubleshooting],
     };

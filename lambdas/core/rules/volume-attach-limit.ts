@@ -1,3 +1,4 @@
+import { DRIFT_NOTE } from '../advice/side-effects';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -51,7 +52,8 @@ export default defineRule({
           title: 'Use the EBS CSI driver and a startup taint on the NodePool',
           detail:
             'With aws-ebs-csi-driver, a startup taint keeps pods off a node until the driver is ready there:\n' +
-            'spec:\n  template:\n    spec:\n      startupTaints:\n        - key: ebs.csi.aws.com/agent-not-ready\n          effect: NoExecute',
+            'spec:\n  template:\n    spec:\n      startupTaints:\n        - key: ebs.csi.aws.com/agent-not-ready\n          effect: NoExecute' +
+            `\n${DRIFT_NOTE}`,
           commands: [`kubectl edit nodepool ${f.first('nodepools', '<nodepool-name>')}`],
         },
       ],

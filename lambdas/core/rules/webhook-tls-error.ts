@@ -1,3 +1,6 @@
+import { CONTROLLER_RESTART_NOTE } from '../advice/side-effects';
+import { shellArg } from '../advice/shell';
+import { FIND_CONTROLLER } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -22,24 +25,31 @@ export default defineRule({
       'certificate has expired',
     ),
   },
-  diagnose: () => ({
-    diagnosis:
-      'Calls to a webhook fail on TLS (unknown authority or expired certificate). Stale Karpenter webhook configurations ' +
-      'left from an upgrade, or a certificate the API server does not trust, block creating or updating Karpenter resources.',
-    remediation: [
-      {
-        title: 'List the webhook configurations that point at Karpenter',
-        detail: 'Configurations from older versions can outlive the upgrade.',
-        commands: ['kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations | grep -i karpenter'],
-      },
-      {
-        title: 'Remove stale ones and let Karpenter reissue its certificate',
-        detail: 'Delete only configurations your installed version no longer ships, then restart the controller.',
-        commands: ['kubectl -n karpenter rollout restart deployment karpenter'],
-      },
-    ],
-    docs: [DOCS.karpenterTroubleshooting],
-  }),
+  diagnose: (f) => {
+    const where = f.controller();
+    return {
+      diagnosis:
+        'Calls to a webhook fail on TLS (unknown authority or expired certificate). Stale Karpenter webhook configurations ' +
+        'left from an upgrade, or a certificate the API server does not trust, block creating or updating Karpenter resources.',
+      remediation: [
+        {
+          title: 'Do this now: list the webhook configurations that point at Karpenter',
+          detail:
+            'Configurations from older versions (Karpenter v1 serves no validating webhooks of its own) can outlive the upgrade.',
+          commands: ['kubectl get validatingwebhookconfigurations,mutatingwebhookconfigurations | grep -i karpenter'],
+        },
+        {
+          title: 'Remove stale ones and let Karpenter reissue its certificate',
+          detail: `Delete only configurations your installed version no longer ships, then restart the controller. ${CONTROLLER_RESTART_NOTE}`,
+          commands: [
+            ...(where.known ? [] : [FIND_CONTROLLER]),
+            `kubectl -n ${shellArg(where.namespace)} rollout restart deployment ${shellArg(where.deployment)}`,
+          ],
+        },
+      ],
+      docs: [DOCS.karpenterTroubleshooting],
+    };
+  },
   examples: {
     fires: [
       {

@@ -1,5 +1,13 @@
+import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
+
+/** Windows Server LTSC image tags and the host build they need (node.kubernetes.io/windows-build). */
+const WINDOWS_BUILDS: ReadonlyArray<readonly [string, string]> = [
+  ['ltsc2019', '10.0.17763'],
+  ['ltsc2022', '10.0.20348'],
+  ['ltsc2025', '10.0.26100'],
+];
 
 export default defineRule({
   info: {
@@ -23,12 +31,7 @@ export default defineRule({
   },
   diagnose: (f) => {
     const image = f.all('images')[0] ?? '';
-    const build = image.includes('ltsc2019')
-      ? '10.0.17763'
-      : image.includes('ltsc2022')
-        ? '10.0.20348'
-        : '<windows-build>';
-    const w = f.workload();
+    const build = WINDOWS_BUILDS.find(([tag]) => image.includes(tag))?.[1] ?? '<windows-build>';
     return {
       diagnosis:
         `The Windows image${f.where('images', '')} has no variant for the node's Windows version, so the pull fails with ` +
@@ -36,14 +39,15 @@ export default defineRule({
       remediation: [
         {
           title: 'See the Windows builds of the nodes',
-          detail: 'Nodes carry their build in the node.kubernetes.io/windows-build label.',
+          detail:
+            'Nodes carry their build in the node.kubernetes.io/windows-build label: 10.0.17763 is Windows Server 2019, 10.0.20348 Server 2022, 10.0.26100 Server 2025. The EC2NodeClass amiSelectorTerms (alias windows2019@latest, windows2022@latest, or a Server 2025 AMI by id or tag) decide which build Karpenter launches.',
           commands: ['kubectl get nodes -l kubernetes.io/os=windows -L node.kubernetes.io/windows-build'],
         },
-        {
-          title: 'Pin the pods to nodes of the matching build',
-          detail: `Add a nodeSelector to the pod template:\nnodeSelector:\n  kubernetes.io/os: windows\n  node.kubernetes.io/windows-build: '${build}'`,
-          commands: [`kubectl -n ${w.namespace} edit ${w.kind} ${w.name}`],
-        },
+        changeTemplateStep(
+          f,
+          'Pin the pods to nodes of the matching build',
+          `Add a nodeSelector to the pod template, or rebuild the image for the nodes' build (a multi-arch manifest with ltsc2019, ltsc2022 and ltsc2025 variants runs on all):\nnodeSelector:\n  kubernetes.io/os: windows\n  node.kubernetes.io/windows-build: '${build}'`,
+        ),
       ],
       docs: [DOCS.windows],
     };
