@@ -112,6 +112,7 @@ function render(
       records: analysis.stats.records,
       malformed: stats.malformed,
       inputs: read.filter((input) => !input.skipped).map((input) => input.name),
+      unrecognised: analysis.unrecognised,
     };
     return format === 'html' ? renderHtml(report) : renderMarkdown(report);
   }

@@ -42,6 +42,14 @@ describe('karpenter-doctor analyze --format markdown', () => {
   });
 });
 
+it('lists the unrecognised error lines in both reports', async () => {
+  const readStdin = () => '{"level":"ERROR","message":"Reconciler error","error":"frobnicating the widget failed"}\n';
+  const markdown = (await runCli(['analyze', '--format', 'markdown', '-'], { readStdin })).stdout;
+  expect(markdown).toMatch(/### 1 unrecognised error line\n[\s\S]*1× .*frobnicating the widget failed/);
+  const html = (await runCli(['analyze', '--format', 'html', '-'], { readStdin })).stdout;
+  expect(html).toMatch(/<h2>1 unrecognised error line<\/h2>[\s\S]*frobnicating the widget failed/);
+});
+
 describe('karpenter-doctor analyze --format html', () => {
   it('escapes log text and loads nothing from outside', async () => {
     const { stdout } = await runCli(['analyze', '--format', 'html', '-'], { readStdin });
