@@ -51,6 +51,8 @@ export class Aggregator {
   private readonly entitySets = new Map<string, Map<EntityKind, Set<string>>>();
   /** Finding ids by rule and key value: one hash per incident, not one per signal. */
   private readonly ids = new Map<string, string>();
+  /** First and last times seen (epoch ms) by finding id: numbers until an incident is read. */
+  private readonly seen = new Map<string, { first: number; last: number }>();
 
   constructor(private readonly cluster: string) {}
 
@@ -81,9 +83,11 @@ export class Aggregator {
     }
     incident.occurrences++;
     const time = timeOf(signal.record);
-    if (time) {
-      if (!incident.firstSeen || time < incident.firstSeen) incident.firstSeen = time;
-      if (!incident.lastSeen || time > incident.lastSeen) incident.lastSeen = time;
+    if (time !== undefined) {
+      const seen = this.seen.get(findingId);
+      if (!seen) this.seen.set(findingId, { first: time, last: time });
+      else if (time < seen.first) seen.first = time;
+      else if (time > seen.last) seen.last = time;
     }
     const sets = this.entitySets.get(findingId)!;
     const grown: EntityKind[] = [];
@@ -95,15 +99,17 @@ export class Aggregator {
       if (set.size > size) grown.push(kind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
-      const evidence = evidenceOf(signal.record, time);
+      const evidence = evidenceOf(signal.record, time === undefined ? undefined : new Date(time).toISOString());
       if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
     }
     return { findingId, opened, grown };
   }
 
   private snapshot(incident: Incident): Incident {
+    const seen = this.seen.get(incident.findingId);
     return {
       ...incident,
+      ...(seen && { firstSeen: new Date(seen.first).toISOString(), lastSeen: new Date(seen.last).toISOString() }),
       entities: toEntities(this.entitySets.get(incident.findingId)!),
       evidence: [...incident.evidence],
     };
@@ -148,13 +154,13 @@ function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
   return entities;
 }
 
-function timeOf(record: LogRecord): string | undefined {
+/** When a record was written, in epoch ms: its own time, else when CloudWatch received it. */
+function timeOf(record: LogRecord): number | undefined {
   if (record.time) {
     const parsed = Date.parse(record.time);
-    if (!Number.isNaN(parsed)) return new Date(parsed).toISOString();
+    if (!Number.isNaN(parsed)) return parsed;
   }
-  if (record.origin.timestampMs) return new Date(record.origin.timestampMs).toISOString();
-  return undefined;
+  return record.origin.timestampMs || undefined;
 }
 
 function evidenceOf(record: LogRecord, timestamp: string | undefined): Evidence {
