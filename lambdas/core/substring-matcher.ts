@@ -19,8 +19,10 @@ export class SubstringMatcher {
       if (pattern.length === 0 || /[^\x00-\x7f]/.test(pattern)) {
         throw new Error(`SubstringMatcher patterns must be non-empty ASCII: ${JSON.stringify(pattern)}`);
       }
-      for (const char of pattern.toLowerCase()) {
-        const code = char.charCodeAt(0);
+      // Indexed, not for…of: this runs at import over every character of every fragment.
+      const lowered = pattern.toLowerCase();
+      for (let i = 0; i < lowered.length; i++) {
+        const code = lowered.charCodeAt(i);
         if (this.symbols[code] === 0) this.symbols[code] = next++;
       }
     }

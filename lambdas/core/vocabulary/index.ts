@@ -26,11 +26,24 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\
 const CODE_CONTEXT = String.raw`(?:^|\| |api error |error\(s\), |; |, |\n)(?:client\.|server\.)?`;
 
 /** Codes that occur inside another code (AddressLimitExceeded in PrivateIpAddressLimitExceeded). */
-const NESTED: ReadonlySet<string> = new Set(
-  EC2_ERROR_CODES.filter(({ code }) =>
-    EC2_ERROR_CODES.some((other) => other.code !== code && lower(other.code).includes(lower(code))),
-  ).map(({ code }) => code),
-);
+const NESTED: ReadonlySet<string> = nestedCodes(EC2_ERROR_CODES.map(({ code }) => code));
+
+/**
+ * The codes found in another code. Runs at import, so not over every pair of codes: a code is nested
+ * when it occurs in the list of all codes more often than the code itself is listed.
+ */
+function nestedCodes(codes: readonly string[]): Set<string> {
+  const all = `\n${codes.map(lower).join('\n')}\n`;
+  const listed = new Map<string, number>();
+  for (const code of codes) listed.set(code, (listed.get(code) ?? 0) + 1);
+  return new Set(codes.filter((code) => occurrences(all, lower(code)) > listed.get(code)!));
+}
+
+function occurrences(text: string, part: string): number {
+  let count = 0;
+  for (let at = text.indexOf(part); at !== -1; at = text.indexOf(part, at + 1)) count++;
+  return count;
+}
 
 /**
  * How one EC2 code is recognised: as a plain fragment; bounded on both sides when it is part of a
