@@ -35,6 +35,7 @@ export const DEFAULT_FILTER_TERMS = [
   'NotReady',
   'NodeNotReady',
   'DiskPressure',
+  'NodeHasDiskPressure',
   'OOMKilled',
   'OOMKilling',
   'Killed',
@@ -56,7 +57,6 @@ export const DEFAULT_FILTER_TERMS = [
   'Unable',
   'Unauthorized',
   'forbidden',
-  'Forbidden',
   'invalid',
   'denied',
   'compatible',
@@ -73,7 +73,6 @@ export const DEFAULT_FILTER_TERMS = [
   'RequestLimitExceeded',
   'Throttling',
   'ThrottlingException',
-  'TooManyRequestsException',
   'LimitExceeded',
   'ParameterNotFound',
 ] as const;

@@ -25,7 +25,7 @@ const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set(
 /** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
 const CONDITIONS = groupBy(
   RULE_MATCHERS.flatMap((matcher) =>
-    (matcher.conditions ?? []).map(({ type, kinds }) => ({ rule: matcher.rule, type, kinds })),
+    (matcher.conditions ?? []).map(({ type, kinds, reasons }) => ({ rule: matcher.rule, type, kinds, reasons })),
   ),
   ({ type }) => type,
 );
@@ -152,6 +152,7 @@ export function classify(record: LogRecord): Signal[] {
   }
   applyPolarity(rules, record, text, hits);
   dropGenericCapacityWrapper(rules, hits);
+  for (const rule of rules) for (const general of SUPERSEDES.get(rule) ?? []) rules.delete(general);
   if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
 
   const entities = extractEntities(record);
@@ -200,8 +201,8 @@ function applyPolarity(rules: Set<RuleId>, record: LogRecord, text: string, hits
   const statements = conditionStatements(record, text, hits);
   const failing = new Set<RuleId>();
   const healthy = new Set<RuleId>();
-  for (const { type, status, kind } of statements) {
-    const rule = conditionRule(type, kind);
+  for (const { type, status, kind, reason } of statements) {
+    const rule = conditionRule(type, reason, kind);
     if (!rule) continue;
     if (isFailing(type, status)) failing.add(rule);
     else if (status !== 'unknown') healthy.add(rule);
@@ -210,13 +211,25 @@ function applyPolarity(rules: Set<RuleId>, record: LogRecord, text: string, hits
   for (const rule of failing) rules.add(rule);
 }
 
-/** The rule a condition type turning False means: the entry for the object's kind, else the kind-less one. */
-function conditionRule(type: string, kind: string | undefined): RuleId | undefined {
-  const entries = CONDITIONS.get(type) ?? [];
+/**
+ * The rule a condition type means: the entry for its reason, else the one for the object's kind,
+ * else the plain one. An entry narrowed to other reasons never applies.
+ */
+function conditionRule(type: string, reason: string | undefined, kind: string | undefined): RuleId | undefined {
+  const entries = (CONDITIONS.get(type) ?? []).filter(
+    (entry) => !entry.reasons || (reason !== undefined && entry.reasons.includes(reason)),
+  );
   return (
-    entries.find((entry) => kind !== undefined && entry.kinds?.includes(kind)) ?? entries.find((entry) => !entry.kinds)
+    entries.find((entry) => entry.reasons) ??
+    entries.find((entry) => kind !== undefined && entry.kinds?.includes(kind)) ??
+    entries.find((entry) => !entry.kinds)
   )?.rule;
 }
+
+/** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
+const SUPERSEDES = new Map<RuleId, readonly RuleId[]>(
+  RULE_MATCHERS.filter((matcher) => matcher.supersedes).map((matcher) => [matcher.rule, matcher.supersedes!]),
+);
 
 function scanFragments(text: string): Set<string> {
   return FRAGMENT_MATCHER.findAll(text);

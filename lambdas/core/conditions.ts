@@ -26,6 +26,8 @@ export interface ConditionStatement {
   type: string;
   status: Status;
   kind?: string;
+  /** The transition's reason (lower case), when it gives one: `…, Reason: RegistrationFailed`. */
+  reason?: string;
 }
 
 /**
@@ -63,7 +65,8 @@ export const NODE_CONDITION_PHRASES: Readonly<Record<string, readonly [type: str
 export const TRANSITION_GATES = ['-> false', '-> true'] as const;
 
 /** A status condition transition: `Type: SubnetsReady, Status: True -> False` (Karpenter v1 Events). */
-export const CONDITION_TRANSITION = /type: ([a-z]{1,40}), status: [a-z]{1,10} -> (true|false|unknown)\b/;
+export const CONDITION_TRANSITION =
+  /type: ([a-z]{1,40}), status: [a-z]{1,10} -> (true|false|unknown)\b(?:, reason: ([a-z0-9]{1,80}))?/;
 
 /** A condition row of `kubectl describe`: `  DiskPressure   False   <times>   <reason>   <message>`. */
 export const DESCRIBE_CONDITION_ROW = /^\s{0,8}([A-Z][A-Za-z]{2,40})\s{1,40}(True|False|Unknown)\s/;
@@ -77,7 +80,8 @@ export function conditionStatements(record: LogRecord, text: string, hits: Reado
   const kind = record.event?.object?.kind?.toLowerCase();
   if (TRANSITION_GATES.some((gate) => hits.has(gate))) {
     const transition = CONDITION_TRANSITION.exec(text);
-    if (transition) statements.push({ type: transition[1]!, status: transition[2] as Status, kind });
+    if (transition)
+      statements.push({ type: transition[1]!, status: transition[2] as Status, kind, reason: transition[3] });
   }
   for (const fragment of hits) {
     const phrase = NODE_CONDITION_PHRASES[fragment];

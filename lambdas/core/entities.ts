@@ -53,10 +53,12 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]
   ],
   [
     'errorCodes',
-    /\b(Insufficient[A-Za-z]{3,40}|Unfulfillable[A-Za-z]{0,20}|[A-Z][a-z]{1,12}[A-Za-z]{0,30}LimitExceeded|Invalid[A-Za-z]{2,40}(?:\.[A-Za-z]{2,20})?|UnauthorizedOperation|AccessDenied(?:Exception)?|AuthFailure(?:\.[A-Za-z]{2,60})?|SpotMaxPriceTooLow|WebIdentityErr)\b/g,
+    /\b(Insufficient[A-Za-z]{3,40}|Unfulfillable[A-Za-z]{0,20}|[A-Z][a-z]{1,12}[A-Za-z]{0,30}LimitExceeded|Invalid[A-Za-z]{2,40}(?:\.[A-Za-z]{2,20})?|UnauthorizedOperation|AccessDenied(?:Exception)?|AuthFailure(?:\.[A-Za-z]{2,60})?|SpotMaxPriceTooLow|WebIdentityErr|NoCredentialProviders|EC2RoleRequestError|EC2MetadataError|ExpiredToken(?:Exception)?|UnrecognizedClientException|Throttling(?:Exception)?|TooManyRequestsException|ParameterNotFound|LimitExceeded)\b/g,
     1,
   ],
   ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1],
+  // AWS SDK for Go v2: "operation error EC2: CreateFleet, …" names the call that failed.
+  ['iamActions', /\boperation error ([A-Za-z0-9]{2,30}: [A-Za-z0-9]{2,60})/g, 1],
   ['tags', /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g, 1],
   ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1],
   ['images', /\bimage "([^"\s]{1,300})"/g, 1],
@@ -181,6 +183,10 @@ function normaliseKind(kind: EntityKind, value: string): string {
   }
   if (kind === 'resources' || kind === 'capacityTypes') return value.toLowerCase();
   if (kind === 'serviceAccounts') return value.replace(':', '/');
+  if (kind === 'iamActions' && value.includes(': ')) {
+    const [service, action] = value.split(': ') as [string, string];
+    return `${service.toLowerCase()}:${action}`;
+  }
   return value;
 }
 

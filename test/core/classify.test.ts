@@ -64,7 +64,32 @@ describe('classify', () => {
 
   it.each([
     ['Type: SubnetsReady, Status: True -> False', 'EC2NodeClass', 'subnet-or-security-group-not-found'],
-    ['Type: AMIsReady, Status: Unknown -> False', 'EC2NodeClass', 'launch-template-or-ami-error'],
+    ['Type: AMIsReady, Status: Unknown -> False', 'EC2NodeClass', 'ami-discovery-failed'],
+    [
+      'Type: ValidationSucceeded, Status: Unknown -> False, Reason: TagValidationFailed',
+      'EC2NodeClass',
+      'resource-validation-failed',
+    ],
+    [
+      "Type: ValidationSucceeded, Status: True -> False, Reason: CreateFleetAuthCheckFailed, Message: Controller isn't authorized to call ec2:CreateFleet",
+      'EC2NodeClass',
+      'aws-permission-denied',
+    ],
+    [
+      'Type: ValidationSucceeded, Status: Unknown -> False, Reason: DependenciesNotReady',
+      'EC2NodeClass',
+      'nodeclass-not-ready',
+    ],
+    [
+      'Type: ValidationSucceeded, Status: True -> False, Reason: NodePoolValidationFailed',
+      'NodePool',
+      'resource-validation-failed',
+    ],
+    [
+      'Type: NodeRegistrationHealthy, Status: True -> False, Reason: RegistrationFailed, Message: Failed to register node',
+      'NodePool',
+      'node-bootstrap-failed',
+    ],
     ['Type: Ready, Status: True -> False, Reason: NodeClassNotReady', 'NodePool', 'nodeclass-not-ready'],
     ['Type: Ready, Status: True -> False', 'NodeClaim', 'node-not-ready'],
     ['Type: Initialized, Status: Unknown -> False', 'NodeClaim', 'node-not-initialized'],
@@ -80,6 +105,8 @@ describe('classify', () => {
   it.each([
     'Status condition transitioned, Type: AMIsReady, Status: True -> Unknown, Reason: AwaitingReconciliation',
     'Status condition transitioned, Type: Initialized, Status: Unknown -> True, Reason: Initialized',
+    'Status condition transitioned, Type: NodeRegistrationHealthy, Status: True -> False, Reason: LaunchFailed',
+    'Status condition transitioned, Type: ValidationSucceeded, Status: False -> True, Reason: ValidationSucceeded',
     '{"level":"INFO","message":"disrupting node(s)","command":"Underutilized/Delete"}',
     '{"level":"DEBUG","message":"removing offering from offerings","reason":"InsufficientInstanceCapacity"}',
     '{"level":"INFO","message":"initiating delete from interruption message","messageKind":"SpotInterruptionKind"}',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { DEFAULT_FILTER_TERMS, defaultFilterPattern } from '../../lib/filter-pattern';
 import { classify } from '../../lambdas/core/classify';
 import { parseMessage } from '../../lambdas/core/parse';
+import { LOG_RULES } from '../../lambdas/core/rules';
 import { loadSamples, ROOT } from '../helpers';
 
 /**
@@ -31,6 +32,13 @@ describe('the default subscription filter pattern', () => {
   it.each(failures.map((s) => [s.id, s.raw] as const))('passes failure sample %s', (_id, raw) => {
     expect(passesAsWords(raw)).toBe(true);
   });
+
+  it.each(LOG_RULES.map((rule) => [rule.info.id, rule.examples.fires.map((example) => example.line)] as const))(
+    'passes every line the rule %s fires on (its examples: controller, event, kubelet and journal lines)',
+    (_id, lines) => {
+      expect(lines.filter((line) => !passesAsWords(line))).toEqual([]);
+    },
+  );
 
   it('passes every failure line of the bundled examples, and drops most of their healthy lines', () => {
     const lines = ['karpenter-controller.log', 'kubernetes-events.jsonl'].flatMap((file) =>

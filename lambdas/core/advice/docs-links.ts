@@ -23,4 +23,24 @@ export const DOCS = {
   accessDenied: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/troubleshoot_access-denied.html',
   privateClusters: 'https://docs.aws.amazon.com/eks/latest/userguide/private-clusters.html',
   managedNodegroups: 'https://docs.aws.amazon.com/eks/latest/userguide/managed-node-groups.html',
+  // node bootstrap and join
+  nodesJoin: 'https://docs.aws.amazon.com/eks/latest/userguide/troubleshooting.html',
+  accessEntries: 'https://docs.aws.amazon.com/eks/latest/userguide/access-entries.html',
+  awsAuth: 'https://docs.aws.amazon.com/eks/latest/userguide/auth-configmap.html',
+  nodeadm: 'https://awslabs.github.io/amazon-eks-ami/nodeadm/',
+  bottlerocket: 'https://github.com/bottlerocket-os/bottlerocket/blob/develop/README.md',
+  // Kubernetes API access, CRDs and versions
+  rbac: 'https://kubernetes.io/docs/reference/access-authn-authz/rbac/',
+  crdVersioning:
+    'https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definition-versioning/',
+  crdValidation:
+    'https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#validation-rules',
+  karpenterUpgrade: 'https://karpenter.sh/docs/upgrading/upgrade-guide/',
+  karpenterCompatibility: 'https://karpenter.sh/docs/upgrading/compatibility/',
+  // AWS credentials, throttling, AMIs and IAM limits
+  irsa: 'https://docs.aws.amazon.com/eks/latest/userguide/iam-roles-for-service-accounts.html',
+  podIdentity: 'https://docs.aws.amazon.com/eks/latest/userguide/pod-identities.html',
+  ec2Throttling: 'https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html',
+  eksAmiIds: 'https://docs.aws.amazon.com/eks/latest/userguide/retrieve-ami-id.html',
+  iamQuotas: 'https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_iam-quotas.html',
 } as const;

@@ -13,16 +13,13 @@ export default defineRule({
     source: 'beyond',
     family: 'aws-access',
     emittedBy: 'logs',
-    recognises: 'send request failed / i/o timeout to AWS endpoints, WebIdentityErr, cluster endpoint not resolved',
+    recognises: 'send request failed / i/o timeout to AWS endpoints, cluster endpoint not resolved',
   },
   recognition: {
     clauses: [
       ...anyOf(
         'send request failed',
         'request send failed',
-        'webidentityerr',
-        'ec2metadataerror',
-        'failed to retrieve credentials',
         'unable to detect the cluster endpoint',
         'failed to resolve cluster endpoint',
         'could not find region',

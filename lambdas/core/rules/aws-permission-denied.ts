@@ -30,7 +30,8 @@ export default defineRule({
     source: 'beyond',
     family: 'aws-access',
     emittedBy: 'logs',
-    recognises: 'UnauthorizedOperation, AccessDenied, "is not authorized to perform"',
+    recognises:
+      'UnauthorizedOperation, AccessDenied, "is not authorized to perform", ValidationSucceeded False (*AuthCheckFailed)',
   },
   recognition: {
     clauses: anyOf(
@@ -38,9 +39,15 @@ export default defineRule({
       'accessdenied',
       'not authorized to perform',
       'authfailure',
-      'invalidclienttokenid',
       'not authorized to create the service-linked role',
     ),
+    // EC2NodeClass dry runs of the calls Karpenter needs (Karpenter v1.1+): ValidationSucceeded False for these reasons.
+    conditions: [
+      {
+        type: 'validationsucceeded',
+        reasons: ['createfleetauthcheckfailed', 'createlaunchtemplateauthcheckfailed', 'runinstancesauthcheckfailed'],
+      },
+    ],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {

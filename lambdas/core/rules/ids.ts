@@ -36,5 +36,15 @@ export const RULE_IDS = [
   'windows-ipam-not-enabled',
   'prefix-delegation-fragmentation',
   'subnet-ip-headroom-low',
+  // failure families added by issue 19
+  'node-bootstrap-failed',
+  'node-join-unauthorized',
+  'karpenter-rbac-forbidden',
+  'crd-conversion-failed',
+  'aws-credentials-unavailable',
+  'aws-api-throttled',
+  'kubernetes-version-unsupported',
+  'resource-validation-failed',
+  'ami-discovery-failed',
 ] as const;
 export type RuleId = (typeof RULE_IDS)[number];

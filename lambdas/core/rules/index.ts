@@ -30,6 +30,15 @@ import volumeZoneConflict from './volume-zone-conflict';
 import webhookTlsError from './webhook-tls-error';
 import windowsImagePlatformMismatch from './windows-image-platform-mismatch';
 import windowsIpamNotEnabled from './windows-ipam-not-enabled';
+import nodeBootstrapFailed from './node-bootstrap-failed';
+import nodeJoinUnauthorized from './node-join-unauthorized';
+import karpenterRbacForbidden from './karpenter-rbac-forbidden';
+import crdConversionFailed from './crd-conversion-failed';
+import awsCredentialsUnavailable from './aws-credentials-unavailable';
+import awsApiThrottled from './aws-api-throttled';
+import kubernetesVersionUnsupported from './kubernetes-version-unsupported';
+import resourceValidationFailed from './resource-validation-failed';
+import amiDiscoveryFailed from './ami-discovery-failed';
 import { Facts } from '../advice/facts';
 import type { DiagnoseInput, Diagnosis } from '../advice/types';
 import { RULE_IDS, type RuleId } from './ids';
@@ -77,6 +86,15 @@ export const RULES: Readonly<Record<RuleId, RuleModule>> = {
   'windows-ipam-not-enabled': windowsIpamNotEnabled,
   'prefix-delegation-fragmentation': prefixDelegationFragmentation,
   'subnet-ip-headroom-low': subnetIpHeadroomLow,
+  'node-bootstrap-failed': nodeBootstrapFailed,
+  'node-join-unauthorized': nodeJoinUnauthorized,
+  'karpenter-rbac-forbidden': karpenterRbacForbidden,
+  'crd-conversion-failed': crdConversionFailed,
+  'aws-credentials-unavailable': awsCredentialsUnavailable,
+  'aws-api-throttled': awsApiThrottled,
+  'kubernetes-version-unsupported': kubernetesVersionUnsupported,
+  'resource-validation-failed': resourceValidationFailed,
+  'ami-discovery-failed': amiDiscoveryFailed,
 };
 
 /** Every rule in catalog order. */

@@ -30,7 +30,6 @@ export default defineRule({
       'creating launch template',
       'launch template not found',
     ),
-    conditions: [{ type: 'amisready' }],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {
@@ -63,11 +62,6 @@ export default defineRule({
       {
         line: '{"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, with fleet error(s), InvalidParameter: Security group sg-0123456789abcdef0 and subnet subnet-0123456789abcdef0 belong to different networks."}',
         source: "constructed from Karpenter's 'with fleet error(s), %s' and the EC2 error code InvalidParameter",
-      },
-      {
-        line: '{"involvedObject":{"kind":"EC2NodeClass","name":"default"},"reason":"AMIsReady","message":"Status condition transitioned, Type: AMIsReady, Status: Unknown -> False"}',
-        source:
-          "constructed from Karpenter v1's status condition event template 'Status condition transitioned, Type: %s, Status: %s -> %s, Reason: %s'",
       },
       {
         line: '{"level":"ERROR","time":"2024-02-21T05:57:39.964Z","logger":"controller","message":"Reconciler error","commit":"17d6c05","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"standard-instance-store-x6wxs"},"namespace":"","name":"standard-instance-store-x6wxs","reconcileID":"ea2d9f2d-b7a9-4061-b65f-c1721321ee0c","error":"launching nodeclaim, creating instance, getting launch template configs, getting launch templates, no instance types satisfy requirements of amis ami-0f58878e44a8ebf11, ami-007e086d128149684, ami-007e086d128149684"}',

@@ -31,7 +31,8 @@ export default defineRule({
       { type: 'ready' },
       { type: 'instanceprofileready' },
       { type: 'nodeclassready' },
-      { type: 'validationsucceeded' },
+      // validation waits for the other conditions; its own failures are resource-validation-failed
+      { type: 'validationsucceeded', reasons: ['dependenciesnotready'] },
     ],
   },
   diagnose: (f) => ({

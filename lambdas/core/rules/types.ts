@@ -52,10 +52,16 @@ export interface Recognition {
   clauses: ReadonlyArray<readonly string[]>;
   patterns?: ReadonlyArray<{ gate: string; pattern: RegExp }>;
   /**
-   * Status condition types (lower case) whose transition to False means this rule; `kinds` narrows
-   * one to the involved objects of those kinds (lower case), and a type without `kinds` takes the rest.
+   * Status condition types (lower case) whose transition to False means this rule; `reasons` narrows
+   * one to the transitions with those reasons and `kinds` to the involved objects of those kinds (all
+   * lower case). An entry with matching reasons wins, then one with a matching kind, then a plain one.
    */
-  conditions?: ReadonlyArray<{ type: string; kinds?: readonly string[] }>;
+  conditions?: ReadonlyArray<{ type: string; kinds?: readonly string[]; reasons?: readonly string[] }>;
+  /**
+   * Rules this one is the more specific cause of: when both fire on one record, only this one is kept
+   * (refused node credentials are the bootstrap failure's cause; refused AWS credentials, not a policy).
+   */
+  supersedes?: readonly RuleId[];
   /**
    * Fragments that say the record is the context this rule is decided in by classify.ts (a scheduling
    * failure, for the Karpenter-controller rule), rather than the rule itself.
