@@ -1,6 +1,7 @@
 import { classify } from '../../lambdas/core/classify';
 import { parseMessage } from '../../lambdas/core/parse';
 import type { RuleId } from '../../lambdas/core/rules';
+import { CONDITIONS, VALIDATION_REASONS } from '../../lambdas/core/vocabulary';
 import { rulesOf } from '../helpers';
 
 /**
@@ -488,5 +489,27 @@ describe('the more specific family wins over the general one', () => {
       serviceAccounts: ['autoscaling/karpenter'],
       karpenterNamespaces: ['autoscaling'],
     });
+  });
+});
+
+describe('status conditions agree with the condition vocabulary', () => {
+  const transition = (kind: string, type: string, reason: string) =>
+    event(kind, 'default', type, condition(type, 'True', reason), 'Normal');
+
+  it.each(Object.entries(VALIDATION_REASONS))(
+    'EC2NodeClass ValidationSucceeded False, reason %s: %s',
+    (reason, rule) => {
+      expect(rulesOf(transition('EC2NodeClass', 'ValidationSucceeded', reason))).toContain(rule);
+    },
+  );
+
+  // The condition types of these families; NodeRegistrationHealthy only for RegistrationFailed (other reasons are a copied launch error).
+  it.each(
+    CONDITIONS.filter((entry) =>
+      ['ValidationSucceeded', 'AMIsReady', 'NodeRegistrationHealthy'].includes(entry.type),
+    ).flatMap((entry) => entry.kinds.map((kind) => [entry.type, kind, entry.rule!] as const)),
+  )('%s False on a %s: %s', (type, kind, rule) => {
+    const reason = type === 'NodeRegistrationHealthy' ? 'RegistrationFailed' : 'SomethingFailed';
+    expect(rulesOf(transition(kind, type, reason))).toContain(rule);
   });
 });

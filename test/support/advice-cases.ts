@@ -205,6 +205,36 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
     },
     { entities: { errorCodes: ['AuthFailure.ServiceLinkedRoleCreationNotPermitted'] } },
   ],
+  'node-bootstrap-failed': [
+    { entities: { nodes: ['ip-10-0-1-7.us-west-2.compute.internal'], instances: ['i-0abc12345def67890'] } },
+    { entities: { nodeclasses: ['default'], nodeclaims: ['default-x7k2p'], nodepools: ['default'] } },
+  ],
+  'node-join-unauthorized': [
+    { entities: { roles: ['arn:aws:iam::123456789012:role/KarpenterNodeRole-prod'], nodeclasses: ['default'] } },
+    { entities: { nodes: ['ip-10-0-1-7.us-west-2.compute.internal'] } },
+  ],
+  'karpenter-rbac-forbidden': [
+    { entities: { serviceAccounts: ['kube-system/karpenter'], karpenterNamespaces: ['kube-system'] } },
+    { entities: { karpenterNamespaces: ['karpenter'] } },
+  ],
+  'crd-conversion-failed': [{ entities: { karpenterNamespaces: ['karpenter'] } }],
+  'aws-credentials-unavailable': [
+    {
+      entities: {
+        errorCodes: ['WebIdentityErr', 'InvalidIdentityToken'],
+        serviceAccounts: ['karpenter/karpenter'],
+        karpenterNamespaces: ['karpenter'],
+      },
+    },
+    { entities: { errorCodes: ['ExpiredToken', 'EC2MetadataError'], karpenterNamespaces: ['kube-system'] } },
+  ],
+  'aws-api-throttled': [{ entities: { errorCodes: ['RequestLimitExceeded'], iamActions: ['ec2:CreateFleet'] } }],
+  'kubernetes-version-unsupported': [{ entities: { karpenterNamespaces: ['karpenter'] } }],
+  'resource-validation-failed': [
+    { entities: { nodeclasses: ['default'] } },
+    { entities: { errorCodes: ['LimitExceeded'], nodeclasses: ['gpu'] } },
+  ],
+  'ami-discovery-failed': [{ entities: { nodeclasses: ['default'], errorCodes: ['ParameterNotFound'] } }],
   'aws-api-unreachable': [
     { entities: { endpoints: ['sts.us-west-2.amazonaws.com'] } },
     { entities: { endpoints: ['api.pricing.us-east-1.amazonaws.com'] } },

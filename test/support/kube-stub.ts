@@ -68,6 +68,12 @@ const GROUPS: Record<string, ResourceDef[]> = {
     r('validatingwebhookconfigurations', 'ValidatingWebhookConfiguration', false),
     r('mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false),
   ],
+  'rbac.authorization.k8s.io/v1': [
+    r('clusterroles', 'ClusterRole', false),
+    r('clusterrolebindings', 'ClusterRoleBinding', false),
+    r('roles', 'Role', true),
+    r('rolebindings', 'RoleBinding', true),
+  ],
   'apiextensions.k8s.io/v1': [r('customresourcedefinitions', 'CustomResourceDefinition', false, ['crd', 'crds'])],
   'events.k8s.io/v1': [r('events', 'Event', true, ['ev'])],
   'metrics.k8s.io/v1beta1': [r('pods', 'PodMetrics', true), r('nodes', 'NodeMetrics', false)],

@@ -39,13 +39,9 @@ export default defineRule({
         `renamed service account or namespace, or Helm values that turned RBAC off. Distinct from AWS IAM denials.`,
       remediation: [
         {
-          title: 'Ask the API server what the service account may do',
-          detail: 'Read-only: impersonation needs your own permission to impersonate service accounts.',
-          commands: [
-            `kubectl auth can-i --list --as=${as}`,
-            `kubectl auth can-i list nodeclaims.karpenter.sh --as=${as}`,
-            'kubectl get clusterrolebindings,clusterroles -o wide | grep -i karpenter',
-          ],
+          title: 'See which roles are bound to the service account',
+          detail: `Read-only. \`kubectl auth can-i --list --as=${as}\` then lists what it may do (impersonation needs your own permission to impersonate service accounts).`,
+          commands: ['kubectl get clusterrolebindings,rolebindings -A -o wide | grep -i karpenter'],
         },
         {
           title: 'Install the RBAC of the running Karpenter version',

@@ -30,6 +30,8 @@ export default defineRule({
       'creating launch template',
       'launch template not found',
     ),
+    // ec2:CreateLaunchTemplate refused the rendered user data in the EC2NodeClass dry run (Karpenter v1.3+)
+    conditions: [{ type: 'validationsucceeded', reasons: ['userdatasizelimitexceeded'] }],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {

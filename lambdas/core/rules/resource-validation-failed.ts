@@ -52,7 +52,7 @@ export default defineRule({
       ),
       ['createinstanceprofile', 'limitexceeded'],
     ],
-    // EC2NodeClass reasons TagValidationFailed, UserDataSizeLimitExceeded, ClusterCIDRResolutionFailed; NodePool
+    // EC2NodeClass reasons TagValidationFailed, ClusterCIDRResolutionFailed; NodePool
     // NodePoolValidationFailed; NodeOverlay RuntimeValidation. Authorization and dependency reasons are other rules'.
     conditions: [{ type: 'validationsucceeded' }],
   },
@@ -72,7 +72,10 @@ export default defineRule({
         title: 'Fix the spec against the schema of the installed CRDs',
         detail:
           'kubectl explain shows the fields and rules of the installed version; a server-side dry run validates a change without applying it. Manifests written for another Karpenter version (v1beta1 fields, restricted labels or tags, too many requirements) are the usual cause.',
-        commands: ['kubectl explain ec2nodeclass.spec', 'kubectl apply --dry-run=server -f <manifest.yaml>'],
+        commands: [
+          'kubectl get crd ec2nodeclasses.karpenter.k8s.aws nodepools.karpenter.sh -o custom-columns=NAME:.metadata.name,VERSIONS:.spec.versions[*].name',
+          'kubectl apply --dry-run=server -f <manifest.yaml>',
+        ],
       },
     ];
     if (hasErrorCode(f, 'LimitExceeded')) {
@@ -111,9 +114,9 @@ export default defineRule({
         source: 'constructed from the admission webhook denial format of Karpenter v0.x validating webhooks',
       },
       {
-        line: '  Normal   ValidationSucceeded  30s  karpenter  Status condition transitioned, Type: ValidationSucceeded, Status: Unknown -> False, Reason: UserDataSizeLimitExceeded, Message: ec2:CreateLaunchTemplate rejected the rendered user data as too large',
+        line: '  Normal   ValidationSucceeded  30s  karpenter  Status condition transitioned, Type: ValidationSucceeded, Status: Unknown -> False, Reason: TagValidationFailed, Message: tag contains a restricted tag matching kubernetes.io/cluster/',
         source:
-          'constructed from aws/karpenter-provider-aws@v1.14.1:pkg/controllers/nodeclass/validation.go ConditionReasonUserDataTooLarge',
+          'constructed from aws/karpenter-provider-aws@v1.14.1:pkg/controllers/nodeclass/validation.go ConditionReasonTagValidationFailed',
       },
       {
         line: '{"level":"ERROR","message":"Reconciler error","controller":"nodeclass","error":"creating instance profile, operation error IAM: CreateInstanceProfile, https response error StatusCode: 409, RequestID: 2c4e, LimitExceeded: Cannot exceed quota for InstanceProfilesPerAccount: 1000"}',

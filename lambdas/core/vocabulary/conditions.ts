@@ -186,7 +186,7 @@ export const CONDITIONS: readonly ConditionVocabulary[] = [
     type: 'ValidationSucceeded',
     kinds: ['EC2NodeClass'],
     failing: ['False'],
-    rule: 'nodeclass-not-ready',
+    rule: 'resource-validation-failed',
     source: `${AWS}@v1.2.8:pkg/apis/v1/ec2nodeclass_status.go`,
   },
   {
@@ -213,4 +213,5 @@ export const VALIDATION_REASONS: Readonly<Record<string, string>> = {
   TagValidationFailed: 'resource-validation-failed',
   DependenciesNotReady: 'nodeclass-not-ready',
   UserDataSizeLimitExceeded: 'launch-template-or-ami-error',
+  ClusterCIDRResolutionFailed: 'resource-validation-failed',
 };
