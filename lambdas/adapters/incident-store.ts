@@ -11,6 +11,7 @@ import {
 import type { Incident } from '../core/aggregate';
 import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/lifecycle';
 import type { Severity } from '../core/model';
+import { mapLimit } from '../shared/concurrency';
 
 /** How one batch's claim on the store turned out. */
 export type BatchClaim =
@@ -39,8 +40,13 @@ export interface Recorded {
 const BATCH_PREFIX = 'batch#';
 /** Batch markers outlive CloudWatch Logs' 24-hour redelivery window. */
 const BATCH_RETENTION_MS = 48 * 60 * 60_000;
-/** Attempts of one optimistic write before the conflict is reported. */
-const MAX_WRITE_ATTEMPTS = 6;
+/** Attempts of one optimistic write; between them the writer backs off (with jitter) and reads again. */
+const MAX_WRITE_ATTEMPTS = 8;
+/** DynamoDB calls of one `record` in flight at the same time. */
+const DEFAULT_CONCURRENCY = 8;
+
+/** A publish channel of a notification. */
+export type Channel = 'sns' | 'events';
 const MAX_BATCH_GET = 100;
 
 /**
@@ -50,9 +56,21 @@ const MAX_BATCH_GET = 100;
  * every read; the table's TTL attribute (`expiresAt`) only cleans up.
  */
 export class IncidentStore {
+  /**
+   * Incidents this store gave up counting because concurrent deliveries kept changing them. Not an
+   * error: the deliveries that won counted them and decided their notices; this one's occurrences
+   * are lost from the count, which is reported as a metric.
+   */
+  contended = 0;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly options: {
+      concurrency?: number;
+      sleep?: (ms: number) => Promise<void>;
+      random?: () => number;
+    } = {},
   ) {}
 
   /** Claims a batch for this invocation for `leaseMs` (the function timeout). */
@@ -180,8 +198,12 @@ export class IncidentStore {
     policy: LifecyclePolicy,
   ): Promise<Recorded[]> {
     const stored = await this.load(observations.map((o) => o.incident.findingId));
-    return Promise.all(
-      observations.map(async ({ incident, severity }) => {
+    const sleep = this.options.sleep ?? delay;
+    const random = this.options.random ?? Math.random;
+    const results = await mapLimit(
+      observations,
+      this.options.concurrency ?? DEFAULT_CONCURRENCY,
+      async ({ incident, severity }): Promise<Recorded | undefined> => {
         let previous = stored.get(incident.findingId);
         for (let attempt = 1; ; attempt++) {
           const advance = advanceIncident(previous, incident, severity, batchId, now, policy);
@@ -190,25 +212,33 @@ export class IncidentStore {
             return { state: advance.state, outcome: advance.outcome };
           }
           if (attempt === MAX_WRITE_ATTEMPTS) {
-            throw new Error(`incident ${incident.findingId} kept changing under ${MAX_WRITE_ATTEMPTS} writes`);
+            this.contended++;
+            return undefined;
           }
+          // Full jitter: concurrent deliveries of one incident spread out instead of colliding again.
+          await sleep(Math.floor(random() * Math.min(1_000, 25 * 2 ** attempt)));
           previous = await this.get(incident.findingId);
         }
-      }),
+      },
     );
+    return results.filter((r): r is Recorded => r !== undefined);
   }
 
-  /** Notes that a channel of notification `generation` went out; ignored when a newer one superseded it. */
-  async markPublished(findingId: string, generation: number, channel: 'sns' | 'events'): Promise<void> {
+  /** Notes that channels of notification `generation` went out; ignored when a newer one superseded it. */
+  async markPublished(findingId: string, generation: number, channels: Channel | Channel[]): Promise<void> {
+    const flags = (Array.isArray(channels) ? channels : [channels]).map((c) =>
+      c === 'sns' ? 'snsDone' : 'eventsDone',
+    );
+    if (flags.length === 0) return;
     await this.db
       .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: findingId },
-          UpdateExpression: 'SET pending.#flag = :true ADD #version :one',
+          UpdateExpression: `SET ${flags.map((_, i) => `pending.#flag${i} = :true`).join(', ')} ADD #version :one`,
           ConditionExpression: 'pending.#generation = :generation',
           ExpressionAttributeNames: {
-            '#flag': channel === 'sns' ? 'snsDone' : 'eventsDone',
+            ...Object.fromEntries(flags.map((flag, i) => [`#flag${i}`, flag])),
             '#generation': 'generation',
             '#version': 'version',
           },

@@ -1,11 +1,13 @@
 import type { FindingContext } from '../core/context';
 import { errorMessage } from '../core/decode';
+import { buildDigest, DEFAULT_LIMITS, digestNotificationOf, planNotices, type DigestMember } from '../core/digest';
 import { findingEventOf, type ArnScope } from '../core/events';
 import { buildFinding, type Finding } from '../core/finding';
 import { incidentOf, type IncidentState, type PendingNotification } from '../core/lifecycle';
 import { snsNotificationOf } from '../core/render-notification';
+import { mapLimit } from '../shared/concurrency';
 import { needsEnrichment, type Enricher } from './enrich';
-import type { IncidentStore } from './incident-store';
+import type { Channel, IncidentStore } from './incident-store';
 import type { Publisher } from './publish';
 
 /** An incident whose notification is due (or unfinished), as the store returned it. */
@@ -20,25 +22,43 @@ export interface NotifierOptions {
   scope?: ArnScope;
   /** The AWS account of the logs (the subscription payload's `owner`). @default scope.account */
   account?: string;
+  /** Notices of their own per cluster per call; the rest go into one digest per cluster. @default 5 */
+  maxNoticesPerCluster?: number;
+  /** SNS publishes and DynamoDB writes in flight at the same time. @default 8 */
+  concurrency?: number;
 }
 
 /** A channel of one notification that could not be published. */
 export interface PublishFailure {
   findingId: string;
-  channel: 'sns' | 'events';
+  channel: Channel;
   error: string;
 }
 
 export interface NotifyOutcome {
+  /** Every finding told, on its own or in a digest. */
   findings: Finding[];
+  /** Findings sent as notices of their own (the rest are in `digests`). */
+  notices: number;
+  /** Digest notices published (one per cluster at most). */
+  digests: number;
   /** What could not be published; the caller fails the invocation so that a retry finishes it. */
   failures: PublishFailure[];
 }
 
+/** Incidents of the delivery beyond its limit: told in the digest of their cluster, never stored. */
+export interface Untracked {
+  members: DigestMember[];
+  /** The log group of the delivery, for the digest's "see everything" command. */
+  logGroup?: string;
+}
+
 /**
- * Turns due notifications into published ones (DESIGN §3 steps 6–8): live context for the findings
- * that need it, the finding document, one SNS publish and one EventBridge entry each — skipping the
- * channels a previous attempt already published, and marking each channel in the store as it goes out.
+ * Turns due notifications into published ones (DESIGN §3 steps 6–8): per cluster the most severe
+ * few as notices of their own, with live context; everything else in one digest per cluster; one
+ * EventBridge entry per finding — skipping channels a previous attempt already published, and marking
+ * each finding's channels in the store in one write once they went out. Every AWS call runs with
+ * bounded concurrency, so one delivery's calls are bounded whatever it holds.
  */
 export class Notifier {
   constructor(
@@ -50,17 +70,35 @@ export class Notifier {
 
   /**
    * Publishes what each due notification still lacks. `contexts` supplies the live context of
-   * findings whose caller already has it (the headroom check); the rest are enriched within `budgetMs`.
+   * findings whose caller already has it (the headroom check); the notices of their own are enriched
+   * within `budgetMs`.
    */
   async notify(
     due: Due[],
     budgetMs: number,
     contexts: Map<string, FindingContext> = new Map(),
+    untracked: Untracked = { members: [] },
   ): Promise<NotifyOutcome> {
-    if (due.length === 0) return { findings: [], failures: [] };
-    const toEnrich = due.filter(
+    const outcome: NotifyOutcome = { findings: [], notices: 0, digests: 0, failures: [] };
+    if (due.length === 0 && untracked.members.length === 0) return outcome;
+    const limit = this.options.concurrency ?? DEFAULT_LIMITS.concurrency;
+    const plan = planNotices(
+      due.map((d) => ({
+        ...d,
+        findingId: d.state.findingId,
+        cluster: d.state.cluster,
+        severity: d.state.severity,
+        status: d.notify.status,
+      })),
+      this.options.maxNoticesPerCluster ?? DEFAULT_LIMITS.maxNoticesPerCluster,
+    );
+
+    const toEnrich = plan.individual.filter(
       ({ state, notify }) =>
-        notify.status !== 'resolved' && !contexts.has(state.findingId) && needsEnrichment(state.rule),
+        notify.status !== 'resolved' &&
+        !notify.snsDone &&
+        !contexts.has(state.findingId) &&
+        needsEnrichment(state.rule),
     );
     const enriched = toEnrich.length
       ? await this.enricher.enrich(
@@ -74,44 +112,100 @@ export class Notifier {
         )
       : new Map<string, FindingContext>();
 
-    const built = due.map(({ state, notify }) => ({
+    const account = this.options.account ?? this.options.scope?.account;
+    const region = this.options.scope?.region;
+    const build = ({ state, notify }: Due): Built => ({
       notify,
+      state,
+      done: new Set<Channel>(),
       finding: buildFinding(incidentOf(state), {
         status: notify.status,
         severity: state.severity,
-        account: this.options.account ?? this.options.scope?.account,
-        region: this.options.scope?.region,
+        account,
+        region,
         context: contexts.get(state.findingId) ?? enriched.get(state.findingId),
         occurrences: state.occurrences,
         firstSeen: state.firstSeen,
       }),
-    }));
+    });
+    const individual = plan.individual.map(build);
+    const digested = plan.digested.map(build);
+    const all = [...individual, ...digested];
 
-    const failures: PublishFailure[] = [];
-    await Promise.all(
-      built
-        .filter(({ notify }) => !notify.snsDone)
-        .map(async ({ finding, notify }) => {
-          try {
-            await this.publisher.publishNotification(snsNotificationOf(finding));
-          } catch (error) {
-            failures.push({ findingId: finding.findingId, channel: 'sns', error: errorMessage(error) });
-            return;
-          }
-          await this.store.markPublished(finding.findingId, notify.generation, 'sns');
-        }),
+    await mapLimit(
+      individual.filter((b) => !b.notify.snsDone),
+      limit,
+      async (built) => {
+        try {
+          await this.publisher.publishNotification(snsNotificationOf(built.finding));
+          built.done.add('sns');
+          outcome.notices++;
+        } catch (error) {
+          outcome.failures.push({ findingId: built.finding.findingId, channel: 'sns', error: errorMessage(error) });
+        }
+      },
     );
 
-    const pendingEvents = built.filter(({ notify }) => !notify.eventsDone);
-    const outcome = await this.publisher.putEvents(
+    const clusters = [...new Set([...digested.map((b) => b.state.cluster), ...untracked.members.map(clusterOf)])];
+    await mapLimit(clusters, limit, async (cluster) => {
+      const members = digested.filter((b) => b.state.cluster === cluster && !b.notify.snsDone);
+      const extra = untracked.members.filter((m) => clusterOf(m) === cluster);
+      if (members.length === 0 && extra.length === 0) return;
+      const digest = buildDigest(
+        cluster,
+        [
+          ...members.map(({ state, notify }) => ({
+            findingId: state.findingId,
+            cluster: state.cluster,
+            rule: state.rule,
+            severity: state.severity,
+            status: notify.status,
+            keyValue: state.keyValue,
+            occurrences: state.occurrences,
+            workloads: state.entities.workloads ?? [],
+            workloadCount: state.workloadCount,
+          })),
+          ...extra,
+        ],
+        { account, region, logGroup: untracked.logGroup },
+      );
+      try {
+        await this.publisher.publishNotification(digestNotificationOf(digest));
+        for (const built of members) built.done.add('sns');
+        outcome.digests++;
+      } catch (error) {
+        for (const built of members)
+          outcome.failures.push({ findingId: built.finding.findingId, channel: 'sns', error: errorMessage(error) });
+        if (members.length === 0)
+          outcome.failures.push({ findingId: `digest:${cluster}`, channel: 'sns', error: errorMessage(error) });
+      }
+    });
+
+    const pendingEvents = all.filter((b) => !b.notify.eventsDone);
+    const put = await this.publisher.putEvents(
       pendingEvents.map(({ finding }) => findingEventOf(finding, this.options.eventSource, this.options.scope)),
     );
-    const generationOf = new Map(pendingEvents.map(({ finding, notify }) => [finding.findingId, notify.generation]));
-    await Promise.all(
-      outcome.put.map((findingId) => this.store.markPublished(findingId, generationOf.get(findingId)!, 'events')),
+    const byId = new Map(all.map((b) => [b.finding.findingId, b]));
+    for (const findingId of put.put) byId.get(findingId)?.done.add('events');
+    for (const failed of put.failed)
+      outcome.failures.push({ findingId: failed.findingId, channel: 'events', error: failed.error });
+
+    await mapLimit(
+      all.filter((b) => b.done.size > 0),
+      limit,
+      (b) => this.store.markPublished(b.state.findingId, b.notify.generation, [...b.done]),
     );
-    for (const failed of outcome.failed)
-      failures.push({ findingId: failed.findingId, channel: 'events', error: failed.error });
-    return { findings: built.map((b) => b.finding), failures };
+    outcome.findings = all.map((b) => b.finding);
+    return outcome;
   }
 }
+
+interface Built {
+  state: IncidentState;
+  notify: PendingNotification;
+  finding: Finding;
+  /** Channels that went out in this call. */
+  done: Set<Channel>;
+}
+
+const clusterOf = (member: DigestMember): string => member.cluster;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { incidentKeyOf, isPerWorkload } from './incident-key';
 import { CATALOG, type RuleId } from './rules';
 import type { Entities, EntityKind, LogRecord, Signal } from './model';
 import { sanitizeLine } from './sanitize';
@@ -35,6 +36,11 @@ export interface Incident {
   occurrences: number;
   entities: Entities;
   evidence: Evidence[];
+  /**
+   * Distinct workloads of a per-workload incident in this batch, counted beyond the entity cap, so
+   * that a digest accounts for every one of them.
+   */
+  workloadCount?: number;
 }
 
 /** The stable id of the incident of `rule` in `cluster` about `keyValue`. */
@@ -53,13 +59,14 @@ export class Aggregator {
   private readonly ids = new Map<string, string>();
   /** First and last times seen (epoch ms) by finding id: numbers until an incident is read. */
   private readonly seen = new Map<string, { first: number; last: number }>();
+  /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
+  private readonly workloads = new Map<string, Set<string>>();
 
   constructor(private readonly cluster: string) {}
 
   /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
   add(signal: Signal): IncidentChange {
-    const keyEntity = CATALOG[signal.rule].keyEntity;
-    const keyValue = keyEntity ? signal.entities[keyEntity]?.[0] : undefined;
+    const keyValue = incidentKeyOf(signal.rule, signal.entities);
     const idKey = `${signal.rule}\u0000${keyValue ?? ''}`;
     let findingId = this.ids.get(idKey);
     if (findingId === undefined) {
@@ -82,6 +89,11 @@ export class Aggregator {
       this.entitySets.set(findingId, new Map());
     }
     incident.occurrences++;
+    if (isPerWorkload(signal.rule)) {
+      let workloads = this.workloads.get(findingId);
+      if (!workloads) this.workloads.set(findingId, (workloads = new Set()));
+      for (const workload of signal.entities.workloads ?? []) workloads.add(workload);
+    }
     const time = timeOf(signal.record);
     if (time !== undefined) {
       const seen = this.seen.get(findingId);
@@ -107,11 +119,13 @@ export class Aggregator {
 
   private snapshot(incident: Incident): Incident {
     const seen = this.seen.get(incident.findingId);
+    const workloads = this.workloads.get(incident.findingId);
     return {
       ...incident,
       ...(seen && { firstSeen: new Date(seen.first).toISOString(), lastSeen: new Date(seen.last).toISOString() }),
       entities: toEntities(this.entitySets.get(incident.findingId)!),
       evidence: [...incident.evidence],
+      ...(workloads ? { workloadCount: workloads.size } : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import { Aggregator, type Incident, type IncidentChange } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules';
 import { classify, worthParsing } from './classify';
+import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';
 import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
 
@@ -9,6 +10,8 @@ import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unre
 export interface AnalysisStats {
   records: number;
   signals: number;
+  /** Records of other containers in a shared log group: counted, never classified. */
+  foreignRecords: number;
   signalsByRule: Partial<Record<RuleId, number>>;
 }
 
@@ -21,10 +24,11 @@ export interface Analysis {
 
 /**
  * The pure pipeline after decoding: messages → records (continuations joined) → signals → incidents.
- * It keeps only the incidents, never the records, so memory does not grow with the input.
+ * It keeps only the incidents, never the records, so memory does not grow with the input. With
+ * `sources`, records of other containers in a shared log group are counted and skipped.
  */
-export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string): Analysis {
-  const analyzer = new StreamingAnalyzer(cluster);
+export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string, sources?: KarpenterSources): Analysis {
+  const analyzer = new StreamingAnalyzer(cluster, undefined, sources);
   const stream = analyzer.stream();
   for (const message of messages) stream.push(message);
   return analyzer.finish();
@@ -40,7 +44,7 @@ export type ChangeListener = (change: IncidentChange, signal: Signal) => void;
  */
 export class StreamingAnalyzer {
   private readonly aggregator: Aggregator;
-  private readonly stats: AnalysisStats = { records: 0, signals: 0, signalsByRule: {} };
+  private readonly stats: AnalysisStats = { records: 0, signals: 0, foreignRecords: 0, signalsByRule: {} };
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
   // counted but never parsed.
   private readonly prefilter: Prefilter = { keep: worthParsing, skipped: 0 };
@@ -50,6 +54,8 @@ export class StreamingAnalyzer {
   constructor(
     cluster: string,
     private readonly onChange?: ChangeListener,
+    /** When set, records of other containers in a shared log group are counted and skipped. */
+    private readonly sources?: KarpenterSources,
   ) {
     this.aggregator = new Aggregator(cluster);
   }
@@ -99,6 +105,10 @@ export class StreamingAnalyzer {
 
   private record(record: LogRecord): void {
     this.stats.records++;
+    if (this.sources && !isKarpenterRecord(record, this.sources)) {
+      this.stats.foreignRecords++;
+      return;
+    }
     const signals = classify(record);
     if (signals.length === 0 && looksLikeFailure(record)) this.unrecognised.add(record);
     for (const signal of signals) {

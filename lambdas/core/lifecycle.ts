@@ -24,6 +24,8 @@ export interface PendingNotification {
   reason: NotifyReason;
   snsDone: boolean;
   eventsDone: boolean;
+  /** When a later delivery or the sweep took the unfinished notification over (epoch ms). */
+  claimedAt?: number;
 }
 
 /** What the store keeps for one finding key. */
@@ -43,6 +45,8 @@ export interface IncidentState {
   occurrences: number;
   entities: Entities;
   evidence: Evidence[];
+  /** Distinct workloads of a per-workload incident, counted beyond the entity cap (the largest batch's). */
+  workloadCount?: number;
   /** The values of the rule's affected-set entity (e.g. the subnets out of IPs) seen so far. */
   affected: string[];
   /** Batches already counted, newest last and bounded, so a retried or re-delivered batch counts once. */
@@ -75,6 +79,12 @@ export const DEFAULT_POLICY: LifecyclePolicy = {
   retainForMs: 14 * 24 * 60 * 60_000,
   resolveAfterMs: 60 * 60_000,
 };
+
+/**
+ * An unfinished notification is taken over by a later delivery or the sweep once its owner has had
+ * this long to finish it: longer than the function timeout, so no two invocations publish it at once.
+ */
+export const TAKEOVER_AFTER_MS = 2 * 60_000;
 
 /** Batch ids kept per incident: far more than the retries and re-deliveries of one batch can span. */
 export const MAX_BATCHES = 32;
@@ -142,6 +152,7 @@ export function advanceIncident(
       entities: batch.entities,
       evidence: batch.evidence,
       affected: affectedOf(batch.rule, batch.entities),
+      ...(batch.workloadCount !== undefined ? { workloadCount: batch.workloadCount } : {}),
       batches: [batchId],
       version: (previous?.version ?? 0) + 1,
       expiresAt,
@@ -160,10 +171,28 @@ export function advanceIncident(
     entities,
     evidence: mergeEvidence(batch.evidence, previous.evidence),
     affected: affectedOf(batch.rule, entities),
+    ...(batch.workloadCount !== undefined || previous.workloadCount !== undefined
+      ? {
+          workloadCount: Math.max(
+            previous.workloadCount ?? 0,
+            batch.workloadCount ?? 0,
+            entities.workloads?.length ?? 0,
+          ),
+        }
+      : {}),
     batches: [...previous.batches, batchId].slice(-MAX_BATCHES),
     version: previous.version + 1,
     expiresAt,
   };
+  // A notification that never fully went out (SNS or EventBridge failed every attempt) is not
+  // forgotten: this batch takes it over, as it was (the first, `open` notice stays `open`), and
+  // finishes it. Until its owner has had time to finish, the batch only counts.
+  const unfinished = unfinishedPending(previous);
+  if (unfinished) {
+    if (!staleFor(unfinished, previous, now)) return { state, outcome: { kind: 'ongoing' }, changed: true };
+    const notify: PendingNotification = { ...unfinished, batchId, claimedAt: now };
+    return { state: { ...state, pending: notify }, outcome: { kind: 'notify', notify }, changed: true };
+  }
   const reason = renotifyReason(state, now, policy);
   if (!reason) return { state, outcome: { kind: 'ongoing' }, changed: true };
   return notifyWith(state, 'ongoing', reason, batchId, now, previous.notified?.generation ?? 0);
@@ -191,8 +220,23 @@ export function sweepAction(
   if (state.status === 'resolved') {
     return pending?.status === 'resolved' && !(pending.snsDone && pending.eventsDone) ? 'finish' : 'keep';
   }
+  // An open incident whose notice never went out, and no delivery has come to finish it.
+  const unfinished = unfinishedPending(state);
+  if (unfinished && staleFor(unfinished, state, now)) return 'finish';
   if (stillFailing) return 'keep';
   return now - state.updatedAt >= policy.resolveAfterMs ? 'resolve' : 'keep';
+}
+
+/** The sweep's claim on an unfinished notification of an open incident, to write conditionally. */
+export function takeOverPending(state: IncidentState, now: number): Advance | undefined {
+  const unfinished = unfinishedPending(state);
+  if (!unfinished) return undefined;
+  const notify: PendingNotification = { ...unfinished, batchId: SWEEP_BATCH, claimedAt: now };
+  return {
+    state: { ...state, pending: notify, version: state.version + 1 },
+    outcome: { kind: 'notify', notify },
+    changed: true,
+  };
 }
 
 /** The resolved state of an incident, with the resolved notice pending. */
@@ -237,6 +281,17 @@ export function incidentOf(state: IncidentState): Incident {
 
 /** An item past its expiry counts as absent, whether or not TTL has deleted it yet. */
 export const isLive = (state: IncidentState, now: number): boolean => state.expiresAt * 1000 > now;
+
+function unfinishedPending(state: IncidentState): PendingNotification | undefined {
+  const pending = state.pending;
+  return pending && !(pending.snsDone && pending.eventsDone) ? pending : undefined;
+}
+
+/** True when the owner of `pending` has had time to finish it (since it was decided or last taken over). */
+function staleFor(pending: PendingNotification, state: IncidentState, now: number): boolean {
+  const since = pending.claimedAt ?? state.notified?.at ?? state.updatedAt;
+  return now - since >= TAKEOVER_AFTER_MS;
+}
 
 function renotifyReason(state: IncidentState, now: number, policy: LifecyclePolicy): NotifyReason | undefined {
   const last = state.notified;

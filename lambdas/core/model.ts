@@ -61,6 +61,11 @@ export interface ObjectRef {
   kind?: string;
   namespace?: string;
   name: string;
+  /**
+   * Set only from Fluent Bit `kubernetes.*` metadata: the container that wrote the line ('' when the
+   * metadata has none).
+   */
+  container?: string;
 }
 
 /** A Kubernetes Event, however it was shipped (Event JSON, kubectl table row, describe section). */

@@ -343,7 +343,13 @@ export function trackDescribeHeader(line: string, describe: DescribeContext): vo
 function fluentBitSource(kubernetes: unknown): ObjectRef | undefined {
   if (!isObject(kubernetes)) return undefined;
   const name = firstString(kubernetes.pod_name);
-  return name ? { kind: 'Pod', name, namespace: firstString(kubernetes.namespace_name) } : undefined;
+  if (!name) return undefined;
+  return {
+    kind: 'Pod',
+    name,
+    namespace: firstString(kubernetes.namespace_name),
+    container: firstString(kubernetes.container_name) ?? '',
+  };
 }
 
 function objectFromSlashRef(ref: string): ObjectRef | undefined {

@@ -4,6 +4,7 @@ import { Notifier } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
 import type { Incident } from '../core/aggregate';
 import { CATALOG } from '../core/rules';
+import { boundIncidents, memberOf } from '../core/digest';
 import { errorMessage, type SubscriptionDocument } from '../core/decode';
 import { scopeOfArn } from '../core/events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -34,7 +35,11 @@ export async function recordAndNotify(
   deps: AnalyzerDeps,
 ): Promise<AnalyzerResult> {
   const { logger, metrics, settings } = deps;
-  const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
+  const limits = settings.limits;
+  const store = new IncidentStore(deps.clients.dynamo, settings.tableName, {
+    concurrency: limits.concurrency,
+    sleep: deps.sleep,
+  });
   const batchId = batchIdOf(document);
   const now = deps.now();
   const remaining = context.getRemainingTimeInMillis?.() ?? 60_000;
@@ -47,12 +52,29 @@ export async function recordAndNotify(
   if (claim === 'busy') throw new BatchBusyError(`batch ${batchId} is being processed by another invocation`);
 
   try {
+    // The work of one delivery is bounded whatever it holds: the most severe incidents are kept one
+    // by one, the overflow is only counted in the digest.
+    const { tracked, overflow } = boundIncidents(incidents, limits.maxIncidentsPerDelivery);
+    result.untracked = overflow.length;
+    if (overflow.length > 0) {
+      metrics.addMetric(METRIC.untrackedIncidents, MetricUnit.Count, overflow.length);
+      logger.warn('More incidents than one delivery records; the rest are counted in the digest', {
+        tracked: tracked.length,
+        untracked: overflow.length,
+      });
+    }
     const recorded = await store.record(
-      incidents.map((incident) => ({ incident, severity: CATALOG[incident.rule].severity })),
+      tracked.map((incident) => ({ incident, severity: CATALOG[incident.rule].severity })),
       batchId,
       now,
       settings.policy,
     );
+    if (store.contended > 0) {
+      metrics.addMetric(METRIC.contendedIncidents, MetricUnit.Count, store.contended);
+      logger.info('Concurrent deliveries kept changing some incidents; they counted them', {
+        contended: store.contended,
+      });
+    }
     const due = recorded.flatMap(({ state, outcome }) =>
       outcome.kind !== 'ongoing' && outcome.notify ? [{ state, notify: outcome.notify }] : [],
     );
@@ -68,13 +90,25 @@ export async function recordAndNotify(
         eventBusName: settings.eventBusName,
         sleep: deps.sleep,
       }),
-      { eventSource: settings.eventSource, scope, account: document.owner || scope?.account },
+      {
+        eventSource: settings.eventSource,
+        scope,
+        account: document.owner || scope?.account,
+        maxNoticesPerCluster: limits.maxNoticesPerCluster,
+        concurrency: limits.concurrency,
+      },
     );
     const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
-    const { findings, failures } = await notifier.notify(due, budget);
+    const { findings, failures, notices, digests } = await notifier.notify(due, budget, new Map(), {
+      members: overflow.map((incident) => memberOf(incident, 'untracked')),
+      logGroup: document.logGroup,
+    });
 
     recordNotifyMetrics(findings, failures, deps);
+    if (digests > 0) metrics.addMetric(METRIC.digests, MetricUnit.Count, digests);
     result.notified = findings.map((f) => f.findingId);
+    result.notices = notices;
+    result.digests = digests;
     if (failures.length > 0) {
       throw new PublishError(`could not publish ${failures.length} notification channel(s); the retry finishes them`);
     }

@@ -21,6 +21,13 @@ export interface AnalyzerResult {
   incidents: number;
   notified: string[];
   suppressed: number;
+  /** Notices sent on their own, and digests (one per cluster at most). */
+  notices: number;
+  digests: number;
+  /** Incidents over the per-delivery limit: counted in the digest, not stored. */
+  untracked: number;
+  /** Records of other containers in a shared log group, ignored. */
+  foreign: number;
 }
 
 export { PublishError, type InvocationContext };
@@ -50,6 +57,10 @@ export async function analyzeSubscription(
     incidents: 0,
     notified: [],
     suppressed: 0,
+    notices: 0,
+    digests: 0,
+    untracked: 0,
+    foreign: 0,
   };
 
   const decoded = decodeSubscriptionData(isObject(event) && isObject(event.awslogs) ? event.awslogs.data : undefined);
@@ -68,9 +79,11 @@ export async function analyzeSubscription(
   );
   logger.appendKeys({ cluster, logGroup: document.logGroup });
   const stats = emptyInputStats();
-  const analysis = analyzeMessages(fromDocument(document, stats), cluster);
+  const analysis = analyzeMessages(fromDocument(document, stats), cluster, settings.sources);
   result.cluster = cluster;
   result.records = analysis.stats.records;
+  result.foreign = analysis.stats.foreignRecords;
+  if (result.foreign > 0) metrics.addMetric(METRIC.foreignRecords, MetricUnit.Count, result.foreign);
   result.malformed = stats.malformed;
   result.incidents = analysis.incidents.length;
   metrics.addMetric(METRIC.recordsProcessed, MetricUnit.Count, analysis.stats.records);

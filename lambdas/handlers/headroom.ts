@@ -9,7 +9,7 @@ import { zoneTotals, type FindingContext, type SubnetFacts } from '../core/conte
 import { isObject } from '../core/decode';
 import { scopeOfArn } from '../core/events';
 import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds } from '../core/forecast';
-import { resolveIncident, sweepAction } from '../core/lifecycle';
+import { resolveIncident, sweepAction, takeOverPending } from '../core/lifecycle';
 import type { Severity } from '../core/model';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../shared/env-names';
@@ -29,6 +29,8 @@ export interface HeadroomResult {
   /** Finding ids notified (low headroom) and resolved (by the sweep). */
   notified: string[];
   resolved: string[];
+  /** Open incidents whose unfinished first notice the sweep sent. */
+  finished: string[];
 }
 
 const RULE = 'subnet-ip-headroom-low';
@@ -47,7 +49,7 @@ export async function checkHeadroom(
 ): Promise<HeadroomResult> {
   const { settings, logger, metrics } = deps;
   const now = deps.now();
-  const result: HeadroomResult = { checked: [], gaps: [], notified: [], resolved: [] };
+  const result: HeadroomResult = { checked: [], gaps: [], notified: [], resolved: [], finished: [] };
   const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
   const headroom = new HeadroomStore(deps.clients.dynamo, settings.tableName);
   const enricher =
@@ -141,7 +143,15 @@ export async function checkHeadroom(
     const healthyForWindow = healthySince !== undefined && now - healthySince >= settings.policy.resolveAfterMs;
     const holdBack = state.rule === RULE && (stillLow.has(state.cluster) || !healthyForWindow);
     const action = sweepAction(state, now, settings.policy, holdBack);
-    if (action === 'finish' && state.pending) {
+    if (action === 'finish' && state.status === 'open') {
+      // A first notice that failed every attempt, and no delivery came to finish it: the sweep takes
+      // it over (a conditional write, so only one taker) and sends it as it was decided.
+      const taken = takeOverPending(state, now);
+      if (taken && (await store.putIfVersion(taken.state, state.version))) {
+        due.push({ state: taken.state, notify: taken.state.pending! });
+        result.finished.push(state.findingId);
+      }
+    } else if (action === 'finish' && state.pending) {
       due.push({ state, notify: state.pending });
     } else if (action === 'resolve') {
       const resolved = resolveIncident(state, now);
@@ -161,7 +171,12 @@ export async function checkHeadroom(
       eventBusName: settings.eventBusName,
       sleep: deps.sleep,
     }),
-    { eventSource: settings.eventSource, scope },
+    {
+      eventSource: settings.eventSource,
+      scope,
+      maxNoticesPerCluster: settings.limits.maxNoticesPerCluster,
+      concurrency: settings.limits.concurrency,
+    },
   );
   const { findings, failures } = await notifier.notify(due, DESCRIBE_BUDGET_MS, contexts);
   recordNotifyMetrics(findings, failures, deps);

@@ -15,6 +15,8 @@ export const ENV = {
   headroom: 'HEADROOM_THRESHOLDS',
   remediation: 'REMEDIATION',
   enrichBudgetMs: 'ENRICH_BUDGET_MS',
+  limits: 'DELIVERY_LIMITS',
+  sources: 'KARPENTER_SOURCES',
 } as const;
 
 /**
@@ -56,4 +58,9 @@ export const METRIC = {
   headroomCheckGaps: 'HeadroomCheckGaps',
   remediations: 'Remediations',
   ignoredEvents: 'IgnoredEvents',
+  foreignRecords: 'ForeignRecords',
+  untrackedIncidents: 'UntrackedIncidents',
+  digests: 'DigestsPublished',
+  contendedIncidents: 'ContendedIncidents',
+  refusedEvents: 'RefusedEvents',
 } as const;

@@ -1,8 +1,10 @@
 import type { ClusterSettings } from '../adapters/enrich';
 import type { RemediationSettings } from '../adapters/remediator';
 import { isObject, tryJson } from '../core/decode';
+import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
 import { DEFAULT_EVENT_SOURCE } from '../core/events';
 import type { HeadroomThresholds } from '../core/forecast';
+import { DEFAULT_SOURCES, type KarpenterSources } from '../core/karpenter-source';
 import { DEFAULT_POLICY, type LifecyclePolicy } from '../core/lifecycle';
 import { ENV } from './env-names';
 
@@ -23,6 +25,10 @@ export interface AnalyzerSettings {
   clusters: ClusterEntry[];
   policy: LifecyclePolicy;
   enrichBudgetMs: number;
+  /** Notices, incidents and concurrent calls per delivery. */
+  limits: DeliveryLimits;
+  /** Which records of a shared application log group are Karpenter's. */
+  sources: KarpenterSources;
 }
 
 /** A missing or malformed environment variable: a deployment error, reported by name. */
@@ -50,6 +56,8 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
       resolveAfterMs: nonNegative(env, ENV.resolveMinutes, DEFAULT_POLICY.resolveAfterMs / 60_000) * 60_000,
     },
     enrichBudgetMs: nonNegative(env, ENV.enrichBudgetMs, 8000),
+    limits: limitsOf(env[ENV.limits]),
+    sources: sourcesOf(env[ENV.sources]),
   };
   memo = { env, settings };
   return settings;
@@ -81,6 +89,42 @@ function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
     throw new SettingsError(`environment variable ${name} is ${JSON.stringify(raw)}; expected a number >= 0`);
   }
   return value;
+}
+
+function limitsOf(raw: string | undefined): DeliveryLimits {
+  const value = raw ? tryJson(raw) : {};
+  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.limits} is not a JSON object`);
+  const count = (key: keyof DeliveryLimits): number => {
+    const v = value[key];
+    if (v === undefined) return DEFAULT_LIMITS[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw new SettingsError(
+        `environment variable ${ENV.limits}.${key} is ${JSON.stringify(v)}; expected an integer >= 1`,
+      );
+    }
+    return v;
+  };
+  return {
+    maxNoticesPerCluster: count('maxNoticesPerCluster'),
+    maxIncidentsPerDelivery: count('maxIncidentsPerDelivery'),
+    concurrency: count('concurrency'),
+  };
+}
+
+function sourcesOf(raw: string | undefined): KarpenterSources {
+  const value = raw ? tryJson(raw) : {};
+  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.sources} is not a JSON object`);
+  const names = (key: keyof KarpenterSources): string[] => {
+    const v = value[key];
+    if (v === undefined) return DEFAULT_SOURCES[key];
+    if (!Array.isArray(v) || v.length === 0 || !v.every((n) => typeof n === 'string' && n !== '')) {
+      throw new SettingsError(
+        `environment variable ${ENV.sources}.${key} is ${JSON.stringify(v)}; expected a non-empty list of names`,
+      );
+    }
+    return v as string[];
+  };
+  return { namespaces: names('namespaces'), containers: names('containers') };
 }
 
 function clustersOf(raw: string | undefined): ClusterEntry[] {

@@ -4,6 +4,9 @@ import {
   DEFAULT_POLICY,
   incidentOf,
   MAX_BATCHES,
+  sweepAction,
+  TAKEOVER_AFTER_MS,
+  takeOverPending,
   type IncidentState,
 } from '../../lambdas/core/lifecycle';
 
@@ -21,8 +24,16 @@ const batch = (subnets: string[], occurrences = 1, time = '2026-11-28T02:00:00.0
   evidence: [{ message: `InsufficientFreeAddressesInSubnet ${subnets.join(' ')}` }],
 });
 
-function opened(subnets = ['subnet-a']): IncidentState {
-  return advanceIncident(undefined, batch(subnets), 'critical', 'b1', T0, DEFAULT_POLICY).state;
+/** The state after its notification went out on both channels. */
+const sent = (state: IncidentState): IncidentState => ({
+  ...state,
+  pending: { ...state.pending!, snsDone: true, eventsDone: true },
+});
+
+/** A new incident whose first notice went out (`unsent`: whose publishing failed every attempt). */
+function opened(subnets = ['subnet-a'], { unsent = false } = {}): IncidentState {
+  const state = advanceIncident(undefined, batch(subnets), 'critical', 'b1', T0, DEFAULT_POLICY).state;
+  return unsent ? state : sent(state);
 }
 
 describe('advanceIncident', () => {
@@ -59,7 +70,7 @@ describe('advanceIncident', () => {
   });
 
   it('does not count a batch twice and returns its unfinished notification on a retry', () => {
-    const first = opened();
+    const first = opened(['subnet-a'], { unsent: true });
     const retry = advanceIncident(first, batch(['subnet-a']), 'critical', 'b1', T0 + MINUTE, DEFAULT_POLICY);
 
     expect(retry.changed).toBe(false);
@@ -68,10 +79,7 @@ describe('advanceIncident', () => {
   });
 
   it('returns nothing to finish for a re-delivered batch whose notification went out', () => {
-    const first = opened();
-    const sent: IncidentState = { ...first, pending: { ...first.pending!, snsDone: true, eventsDone: true } };
-
-    const again = advanceIncident(sent, batch(['subnet-a']), 'critical', 'b1', T0 + MINUTE, DEFAULT_POLICY);
+    const again = advanceIncident(opened(), batch(['subnet-a']), 'critical', 'b1', T0 + MINUTE, DEFAULT_POLICY);
 
     expect(again.outcome).toEqual({ kind: 'seen', notify: undefined });
   });
@@ -100,7 +108,7 @@ describe('advanceIncident', () => {
   });
 
   it('re-notifies when the severity rises', () => {
-    const low = advanceIncident(undefined, batch([]), 'medium', 'b1', T0, DEFAULT_POLICY).state;
+    const low = sent(advanceIncident(undefined, batch([]), 'medium', 'b1', T0, DEFAULT_POLICY).state);
 
     const { outcome, state } = advanceIncident(low, batch([]), 'high', 'b2', T0 + 6 * MINUTE, DEFAULT_POLICY);
 
@@ -187,6 +195,73 @@ describe('advanceIncident', () => {
       firstSeen: '2026-11-28T02:00:00.000Z',
       lastSeen: '2026-11-28T03:00:00.000Z',
       occurrences: 2,
+    });
+  });
+
+  describe('a first notice that failed every attempt', () => {
+    const unsent = () => opened(['subnet-a'], { unsent: true });
+
+    it('is left to its own batch while that batch may still be retrying it', () => {
+      const { outcome, state } = advanceIncident(
+        unsent(),
+        batch(['subnet-a']),
+        'critical',
+        'b2',
+        T0 + TAKEOVER_AFTER_MS - 1,
+        DEFAULT_POLICY,
+      );
+
+      expect(outcome).toEqual({ kind: 'ongoing' });
+      expect(state.pending?.batchId).toBe('b1');
+      expect(state.occurrences).toBe(2);
+    });
+
+    it('is taken over by the next delivery and goes out as the open notice, only the channels missing', () => {
+      const failed: IncidentState = { ...unsent(), pending: { ...unsent().pending!, eventsDone: true } };
+      const at = T0 + 5 * MINUTE;
+
+      const { outcome, state } = advanceIncident(failed, batch(['subnet-b']), 'critical', 'b2', at, DEFAULT_POLICY);
+
+      expect(outcome).toEqual({
+        kind: 'notify',
+        notify: {
+          generation: 1,
+          batchId: 'b2',
+          status: 'open',
+          reason: 'new',
+          snsDone: false,
+          eventsDone: true,
+          claimedAt: at,
+        },
+      });
+      expect(state.affected).toEqual(['subnet-a', 'subnet-b']);
+    });
+
+    it('is no longer the old batch to finish once taken over', () => {
+      const taken = advanceIncident(unsent(), batch(['subnet-a']), 'critical', 'b2', T0 + 5 * MINUTE, DEFAULT_POLICY);
+
+      const lateRetry = advanceIncident(
+        taken.state,
+        batch(['subnet-a']),
+        'critical',
+        'b1',
+        T0 + 6 * MINUTE,
+        DEFAULT_POLICY,
+      );
+
+      expect(lateRetry.outcome).toEqual({ kind: 'seen', notify: undefined });
+    });
+
+    it('is finished by the sweep when no delivery comes, with a write that claims it', () => {
+      const state = unsent();
+
+      expect(sweepAction(state, T0 + MINUTE, DEFAULT_POLICY)).toBe('keep');
+      expect(sweepAction(state, T0 + TAKEOVER_AFTER_MS, DEFAULT_POLICY)).toBe('finish');
+      const taken = takeOverPending(state, T0 + TAKEOVER_AFTER_MS)!;
+      expect(taken.state.pending).toMatchObject({ batchId: 'sweep', status: 'open', generation: 1 });
+      expect(taken.state.version).toBe(state.version + 1);
+      expect(sweepAction(taken.state, T0 + TAKEOVER_AFTER_MS + MINUTE, DEFAULT_POLICY)).toBe('keep');
+      expect(takeOverPending(sent(state), T0 + TAKEOVER_AFTER_MS)).toBeUndefined();
     });
   });
 });

@@ -84,7 +84,12 @@ describe('parseMessage', () => {
       }),
     );
     expect(record.format).toBe('zap-json');
-    expect(record.source).toEqual({ kind: 'Pod', name: 'karpenter-57f84c84b9-9xknz', namespace: 'karpenter' });
+    expect(record.source).toEqual({
+      kind: 'Pod',
+      name: 'karpenter-57f84c84b9-9xknz',
+      namespace: 'karpenter',
+      container: '',
+    });
     expect(record.text).toContain('missing required startup taint');
   });
 

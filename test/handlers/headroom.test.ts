@@ -170,6 +170,7 @@ describe('headroom check', () => {
       evidence: [{ message: 'VcpuLimitExceeded' }],
     };
     await store.record([{ incident, severity: 'high' }], 'b1', T0 - 10 * MINUTE, DEFAULT_POLICY);
+    await store.markPublished('f-quota', 1, ['sns', 'events']);
     const shared = deps();
 
     await runs(10, 200, shared);
@@ -201,6 +202,7 @@ describe('headroom check', () => {
       T0 - 2 * DEFAULT_POLICY.resolveAfterMs,
       DEFAULT_POLICY,
     );
+    await store.markPublished('f-x', 1, ['sns', 'events']);
     sns.on(PublishCommand).rejectsOnce(new Error('throttled')).resolves({ MessageId: 'm-2' });
     const shared = deps();
 

@@ -7,6 +7,8 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SNSClient } from '@aws-sdk/client-sns';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_LIMITS } from '../../lambdas/core/digest';
+import { DEFAULT_SOURCES } from '../../lambdas/core/karpenter-source';
 import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import type { AnalyzerSettings } from '../../lambdas/shared/settings';
@@ -40,6 +42,8 @@ export function testSettings(tableName: string): AnalyzerSettings {
     clusters: [{ name: 'prod' }],
     policy: DEFAULT_POLICY,
     enrichBudgetMs: 5_000,
+    limits: DEFAULT_LIMITS,
+    sources: DEFAULT_SOURCES,
   };
 }
 

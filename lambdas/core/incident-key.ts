@@ -1,0 +1,44 @@
+import { CATALOG, type RuleId } from './rules';
+import type { Entities, EntityKind } from './model';
+
+/**
+ * What separates one incident from another inside a cluster. Most rules key on their catalog entity
+ * (a node pool, a node class). Rules whose failures are reported per workload are keyed on their
+ * cause instead — the taint nobody tolerates, the resource nothing can fit, the label nothing has —
+ * and the workloads become the incident's affected set: 300 pods Pending on one taint are one
+ * incident, not 300 (issue 12).
+ */
+
+/**
+ * Per-workload rules: the entity kind that names the cause, or null when the rule has one cause per
+ * cluster. Rules not listed here key on their catalog `keyEntity`.
+ */
+export const CAUSE_KIND: Partial<Record<RuleId, EntityKind | null>> = {
+  'volume-mount-timeout': null,
+  'oom-killed': null,
+  'missing-resource-requests': null,
+  'windows-image-platform-mismatch': 'images',
+  'scheduling-affinity-topology': null,
+  'scheduling-insufficient-resources': 'resources',
+  'scheduling-untolerated-taint': 'taints',
+  'scheduling-node-selector-mismatch': 'labels',
+  'incompatible-requirements': 'labels',
+  'volume-zone-conflict': null,
+};
+
+/** Distinct causes joined into one key stay short: long label lists would make ids unreadable. */
+const MAX_KEY_CHARS = 200;
+
+/** True when the rule's failures are per workload and the workloads are its affected set. */
+export const isPerWorkload = (rule: RuleId): boolean => CATALOG[rule].keyEntity === 'workloads';
+
+/** The key value of the incident a signal of `rule` with `entities` belongs to (undefined: cluster-wide). */
+export function incidentKeyOf(rule: RuleId, entities: Entities): string | undefined {
+  const keyEntity = CATALOG[rule].keyEntity;
+  if (!keyEntity) return undefined;
+  if (keyEntity !== 'workloads') return entities[keyEntity]?.[0];
+  const cause = CAUSE_KIND[rule];
+  if (!cause) return undefined;
+  const values = [...new Set(entities[cause] ?? [])].sort();
+  return values.length ? values.join(',').slice(0, MAX_KEY_CHARS) : undefined;
+}
