@@ -1,0 +1,222 @@
+import { EC2Client } from '@aws-sdk/client-ec2';
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-jest';
+import type { Digest } from '../../lambdas/core/digest';
+import type { Finding } from '../../lambdas/core/finding';
+import { TAKEOVER_AFTER_MS } from '../../lambdas/core/lifecycle';
+import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
+import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
+import { testClients, testObservability, testSettings } from '../support/aws';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+const sns = mockClient(SNSClient);
+const events = mockClient(EventBridgeClient);
+const ec2 = mockClient(EC2Client);
+
+const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-analyzer';
+const T0 = Date.parse('2026-11-28T02:21:00Z');
+const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
+
+/** Kubernetes' safe-encoding alphabet, as in ReplicaSet and pod name suffixes. */
+const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
+const suffix = (n: number, length: number): string =>
+  Array.from({ length }, (_, i) => SAFE[Math.floor(n / SAFE.length ** i) % SAFE.length]).join('');
+
+/** A FailedScheduling Event of one pod of workload `app-<n>`, whose nodes carry a taint it does not tolerate. */
+const untoleratedTaint = (workload: number, taint: string): string =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'v1',
+    type: 'Warning',
+    reason: 'FailedScheduling',
+    message: `0/3 nodes are available: 3 node(s) had untolerated taint {${taint}: true}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.`,
+    involvedObject: {
+      kind: 'Pod',
+      namespace: 'shop',
+      name: `app-${workload}-${suffix(workload, 10)}-${suffix(workload, 5)}`,
+    },
+  });
+
+/** A line of another container in the shared application log group, as Fluent Bit ships it. */
+const foreignLine = (message: string, namespace = 'shop', container = 'app') =>
+  JSON.stringify({
+    log: message,
+    stream: 'stdout',
+    kubernetes: {
+      pod_name: `app-${suffix(1, 10)}-${suffix(2, 5)}`,
+      namespace_name: namespace,
+      container_name: container,
+    },
+  });
+
+let dynamo: LocalDynamo;
+let tableName: string;
+let clock: number;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(async () => {
+  await dynamo.stop();
+});
+
+beforeEach(async () => {
+  for (const mock of [sns, events, ec2]) mock.reset();
+  tableName = await dynamo.createTable();
+  clock = T0;
+  sns.on(PublishCommand).resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000001' });
+  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
+  }));
+  ec2.onAnyCommand().rejects(new Error('no EC2 in this test'));
+});
+
+/** Counts every DynamoDB call the handler makes, on the real local server. */
+function counting(doc: DynamoDBDocumentClient): { client: DynamoDBDocumentClient; calls: () => number } {
+  let calls = 0;
+  const client = new Proxy(doc, {
+    get(target, property, receiver) {
+      if (property === 'send') {
+        return (command: Parameters<DynamoDBDocumentClient['send']>[0]) => {
+          calls++;
+          return target.send(command);
+        };
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+  return { client, calls: () => calls };
+}
+
+function deps(doc: DynamoDBDocumentClient = dynamo.doc, overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
+  return {
+    settings: testSettings(tableName),
+    clients: testClients(doc),
+    ...testObservability(),
+    now: () => clock,
+    sleep: async () => undefined,
+    ...overrides,
+  };
+}
+
+const messages = (): Array<{ default: unknown; subject: string }> =>
+  sns.commandCalls(PublishCommand).map((call) => ({
+    default: JSON.parse(JSON.parse(call.args[0].input.Message!).default as string) as unknown,
+    subject: call.args[0].input.Subject!,
+  }));
+const isDigest = (value: unknown): value is Digest => (value as Digest).kind === 'digest';
+
+describe('analyzer under a storm', () => {
+  it('sends at most 6 notices for 300 failing workloads of 60 causes, and the digest accounts for every workload', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`));
+
+    const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
+
+    const sent = messages();
+    expect(result).toMatchObject({ incidents: 60, notices: 5, digests: 1, untracked: 10 });
+    expect(sent.length).toBeLessThanOrEqual(10);
+    const findings = sent.map((m) => m.default).filter((d): d is Finding => !isDigest(d));
+    const digests = sent.map((m) => m.default).filter(isDigest);
+    expect(findings).toHaveLength(5);
+    expect(digests).toHaveLength(1);
+    const told = findings.reduce((sum, f) => sum + (f.entities.workloads?.length ?? 0), 0);
+    const digested = digests[0]!.byRule.reduce((sum, r) => sum + r.workloads, 0);
+    expect(told + digested).toBe(300);
+    expect(digests[0]!.incidents).toBe(55);
+    expect(digests[0]!.untracked).toBe(10);
+    // Every stored incident has its event, so the remediator and other consumers miss nothing.
+    expect(events.commandCalls(PutEventsCommand).flatMap((c) => c.args[0].input.Entries ?? [])).toHaveLength(50);
+  });
+
+  it('makes 300 workloads failing on one taint one incident with all of them counted', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, 'dedicated'));
+
+    const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
+
+    expect(result).toMatchObject({ incidents: 1, notices: 1, digests: 0 });
+    const [finding] = messages().map((m) => m.default as Finding);
+    expect(finding).toMatchObject({ rule: 'scheduling-untolerated-taint', occurrences: 300 });
+    expect(finding!.entities.taints).toEqual(['dedicated=true']);
+  });
+
+  it('keeps the AWS calls of a delivery bounded as distinct incidents grow', async () => {
+    const curve: Array<{ incidents: number; dynamo: number; sns: number; putEvents: number }> = [];
+    for (const size of [1, 10, 100, 1000, 8600]) {
+      tableName = await dynamo.createTable();
+      sns.resetHistory();
+      events.resetHistory();
+      const db = counting(dynamo.doc);
+      const lines = Array.from({ length: size }, (_, i) => untoleratedTaint(i, `t-${i}`));
+
+      const result = await analyzeSubscription(awslogsEvent(lines), context, deps(db.client));
+
+      expect(result.incidents).toBe(size);
+      curve.push({
+        incidents: size,
+        dynamo: db.calls(),
+        sns: sns.commandCalls(PublishCommand).length,
+        putEvents: events.commandCalls(PutEventsCommand).length,
+      });
+    }
+    const [one, ten, hundred, thousand, all] = curve;
+    expect(one).toEqual({ incidents: 1, dynamo: 5, sns: 1, putEvents: 1 });
+    expect(ten!.sns).toBe(6);
+    for (const point of [hundred, thousand, all]) {
+      expect(point).toEqual({ ...hundred, incidents: point!.incidents });
+    }
+    expect(all!.dynamo + all!.sns + all!.putEvents).toBeLessThanOrEqual(120);
+  }, 120_000);
+});
+
+describe('analyzer in a shared application log group', () => {
+  it("counts and ignores other containers' lines, and still reads Karpenter's and the Events", async () => {
+    const lines = [
+      foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718')),
+      foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718'), 'kube-system', 'aws-node'),
+      foreignLine(subnetExhaustionLine('subnet-0b2c3d4e5f6071829'), 'karpenter', 'controller'),
+      untoleratedTaint(1, 'dedicated'),
+    ];
+
+    const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
+
+    expect(result.foreign).toBe(2);
+    const rules = messages().map((m) => (m.default as Finding).rule);
+    expect(rules.sort()).toEqual(['scheduling-untolerated-taint', 'subnet-ip-exhaustion']);
+    const subnetFinding = messages()
+      .map((m) => m.default as Finding)
+      .find((f) => f.rule === 'subnet-ip-exhaustion');
+    expect(subnetFinding!.entities.subnets).toEqual(['subnet-0b2c3d4e5f6071829']);
+  });
+});
+
+describe('analyzer when SNS is down', () => {
+  it('sends the open notice on the next delivery after three failed attempts, once', async () => {
+    sns.on(PublishCommand).rejects(new Error('Service Unavailable'));
+    const shared = deps();
+    const first = awslogsEvent([untoleratedTaint(1, 'dedicated')], { firstId: 1 });
+
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await expect(analyzeSubscription(first, context, shared)).rejects.toBeInstanceOf(PublishError);
+      clock += 30_000;
+    }
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 3);
+
+    sns.reset();
+    sns.on(PublishCommand).resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000002' });
+    clock = T0 + TAKEOVER_AFTER_MS + 5 * 60_000;
+    await analyzeSubscription(awslogsEvent([untoleratedTaint(2, 'dedicated')], { firstId: 100 }), context, shared);
+    clock += 5 * 60_000;
+    await analyzeSubscription(awslogsEvent([untoleratedTaint(3, 'dedicated')], { firstId: 200 }), context, shared);
+
+    const sent = messages().map((m) => m.default as Finding);
+    expect(sent).toHaveLength(1);
+    // The failed batch counted once (its retries are the same batch), the delivery that sent it once.
+    expect(sent[0]).toMatchObject({ status: 'open', rule: 'scheduling-untolerated-taint', occurrences: 2 });
+    // EventBridge took the event on the first attempt; it is not put again.
+    expect(events.commandCalls(PutEventsCommand).flatMap((c) => c.args[0].input.Entries ?? [])).toHaveLength(1);
+  });
+});
