@@ -10,6 +10,7 @@ import {
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
 } from '@aws-sdk/client-service-quotas';
+import { RAISABLE_QUOTA_CODES } from '../core/actions';
 import { planSubnetCapacity } from '../core/cidr-plan';
 import { errorMessage } from '../core/decode';
 import { ec2QuotaFor } from '../core/advice/quota';
@@ -64,15 +65,16 @@ export class Remediator {
   ) {}
 
   /**
-   * One entry per action that is on. A fresh action is carried out and its report kept under its
-   * once-marker; a repeat within the window does nothing, except hand back a report that was kept but
-   * never published (the retry of a failed publish), so each report goes out once and each change is
-   * made once.
+   * One entry per action of `actions` (those the incident's rule maps to) that is on. A fresh action
+   * is carried out and its report kept under its once-marker; a repeat within the window does
+   * nothing, except hand back a report that was kept but never published (the retry of a failed
+   * publish), so each report goes out once and each change is made once. `finding` is rebuilt from
+   * the incident table, never taken from an event.
    */
-  async run(finding: Finding): Promise<Array<{ key: string; report: RemediationReport; repeat: boolean }>> {
-    const actions = [
-      ...new Set(finding.remediation.map((step) => step.action).filter((a): a is ActionId => Boolean(a))),
-    ];
+  async run(
+    finding: Finding,
+    actions: readonly ActionId[],
+  ): Promise<Array<{ key: string; report: RemediationReport; repeat: boolean }>> {
     const results: Array<{ key: string; report: RemediationReport; repeat: boolean }> = [];
     for (const action of actions) {
       const mode = this.modeOf(action);
@@ -106,8 +108,9 @@ export class Remediator {
 
   private onceKey(action: ActionId, finding: Finding): { key: string; windowMs: number } {
     if (action === 'request-quota-increase') {
+      // Per quota of this account and region (the function's own): no region string from outside.
       return {
-        key: `${action}#${finding.region ?? ''}#${this.quotaCodeOf(finding)}`,
+        key: `${action}#${this.quotaCodeOf(finding)}`,
         windowMs: this.settings.requestQuotaIncrease.windowHours * 3_600_000,
       };
     }
@@ -122,16 +125,15 @@ export class Remediator {
 
   private async raiseSystemNodegroup(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
     const action = 'raise-system-nodegroup';
-    const groups = finding.context.nodegroups ?? [];
-    const chosen = groups.find((g) => g.remediationOptIn) ?? groups[0];
-    if (!chosen) {
-      const why = 'the finding names no node group: the analyzer could not read the node groups of the cluster';
+    // The target is the configured system group of the cluster, read live; never a name from an event.
+    const configured = this.clusterSettings(finding.cluster);
+    if (!configured.systemNodegroup && !configured.systemAutoScalingGroup) {
+      const why = `no system node group is configured for cluster ${finding.cluster} (systemNodegroup or systemAutoScalingGroup)`;
       return report(finding, action, mode, 'skipped', why);
     }
-    const group =
-      chosen.kind === 'managed'
-        ? await this.managedGroup(finding.cluster, chosen.name)
-        : await this.selfManagedGroup(chosen.name);
+    const group = configured.systemNodegroup
+      ? await this.managedGroup(finding.cluster, configured.systemNodegroup)
+      : await this.selfManagedGroup(configured.systemAutoScalingGroup!);
     const plan = planRaise(group, this.settings.raiseSystemNodegroup.maxMinSize);
     const target = `${group.kind === 'managed' ? 'node group' : 'Auto Scaling group'} ${group.name}`;
     const before = { minSize: group.minSize, desiredSize: group.desiredSize, maxSize: group.maxSize };
@@ -217,16 +219,17 @@ export class Remediator {
     return response.AutoScalingGroups ?? [];
   }
 
+  /** The quota the incident's own entities point to (the instance family and error code in the log). */
   private quotaCodeOf(finding: Finding): string {
-    return (
-      finding.context.quotas?.[0]?.quotaCode ??
-      ec2QuotaFor(finding.entities.quotas?.[0], finding.entities.instanceTypes?.[0]).code
-    );
+    return ec2QuotaFor(finding.entities.quotas?.[0], finding.entities.instanceTypes?.[0]).code;
   }
 
   private async requestQuotaIncrease(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
     const action = 'request-quota-increase';
     const code = this.quotaCodeOf(finding);
+    if (!RAISABLE_QUOTA_CODES.includes(code)) {
+      return report(finding, action, mode, 'skipped', `quota ${code} is not one this rule may raise`);
+    }
     const { Quota } = await this.clients.serviceQuotas.send(
       new GetServiceQuotaCommand({ ServiceCode: 'ec2', QuotaCode: code }),
     );
@@ -314,7 +317,11 @@ export class Remediator {
     const summary = `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} subnet(s) of ${usable} usable IPs each (one per zone); never applied automatically`;
     return report(finding, action, 'dry-run', 'planned', summary, {
       target,
-      commands: subnetPlanCommands(plan, finding.cluster, settings.discoveryTagKey, finding.region),
+      commands: subnetPlanCommands(
+        plan,
+        { key: settings.discoveryTagKey, value: settings.discoveryTagValue },
+        finding.region,
+      ),
       plan: { ...plan, eniConfigs },
     });
   }

@@ -1,3 +1,5 @@
+import { actionsOf } from './actions';
+import type { RuleId } from './catalog';
 import type { CidrPlan } from './cidr-plan';
 import type { ActionId } from './advice/types';
 import { shellArg } from './advice/shell';
@@ -128,8 +130,7 @@ export function eniConfigYaml(
 /** The commands of a subnet capacity plan: associate, create one subnet per zone, tag, custom networking. */
 export function subnetPlanCommands(
   plan: CidrPlan,
-  cluster: string,
-  discoveryTagKey: string,
+  discoveryTag: { key: string; value: string },
   region: string | null,
 ): string[] {
   const candidate = plan.candidates[0];
@@ -140,7 +141,7 @@ export function subnetPlanCommands(
     `aws ec2 associate-vpc-cidr-block --vpc-id ${vpc} --cidr-block ${candidate}${regionArg}`,
     ...plan.subnets.map(
       (s) =>
-        `aws ec2 create-subnet --vpc-id ${vpc} --availability-zone ${shellArg(s.availabilityZone)} --cidr-block ${s.cidr} --tag-specifications 'ResourceType=subnet,Tags=[{Key=${discoveryTagKey},Value=${cluster}}]'${regionArg}`,
+        `aws ec2 create-subnet --vpc-id ${vpc} --availability-zone ${shellArg(s.availabilityZone)} --cidr-block ${s.cidr} --tag-specifications 'ResourceType=subnet,Tags=[{Key=${tagText(discoveryTag.key)},Value=${tagText(discoveryTag.value)}}]'${regionArg}`,
     ),
     'kubectl set env daemonset aws-node -n kube-system AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone',
     'kubectl apply -f eniconfigs.yaml   # the ENIConfig objects below, with the new subnet ids',
@@ -190,8 +191,50 @@ export function remediationNotificationOf(report: RemediationReport): {
   };
 }
 
+/** A tag key or value inside the single-quoted shorthand of --tag-specifications: no quote, comma or brace. */
+const tagText = (text: string): string => text.replace(/[^A-Za-z0-9 _.:/=+@-]/g, '');
+
 const pairs = (values: Record<string, unknown>): string =>
   Object.entries(values)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ');
+
+/** What the remediator knows for sure about itself and the incident an event names. */
+export interface AdmissionInput {
+  /** The account and region the event claims, and the function's own (from its ARN). */
+  claimed: { account: unknown; region: unknown };
+  own: { account: string; region: string } | undefined;
+  /** The incident reloaded from the function's own table by the event's finding id; undefined when absent. */
+  incident: { status: 'open' | 'resolved'; cluster: string; rule: RuleId; expiresAt: number } | undefined;
+  configuredClusters: readonly string[];
+  now: number;
+}
+
+export type Admission = { admitted: true; actions: readonly ActionId[] } | { admitted: false; reason: string };
+
+/**
+ * Whether a `Karpenter Finding` event may lead to any action (issue 12). Anyone allowed to put events
+ * on the bus can send one, so nothing in it is trusted: the event must come from this account and
+ * region, name an incident that exists in this stack's table, is open, is of a configured cluster,
+ * and whose rule maps to an action. The actions come from the rule, never from the event.
+ */
+export function admitFinding(input: AdmissionInput): Admission {
+  const refuse = (reason: string): Admission => ({ admitted: false, reason });
+  if (!input.own) return refuse('the function cannot tell its own account and region');
+  if (input.claimed.account !== input.own.account) {
+    return refuse(`the event is from account ${JSON.stringify(input.claimed.account)}, not ${input.own.account}`);
+  }
+  if (input.claimed.region !== input.own.region) {
+    return refuse(`the event is from region ${JSON.stringify(input.claimed.region)}, not ${input.own.region}`);
+  }
+  const incident = input.incident;
+  if (!incident || incident.expiresAt * 1000 <= input.now) return refuse('no such incident in the incident table');
+  if (incident.status !== 'open') return refuse('the incident is not open');
+  if (!input.configuredClusters.includes(incident.cluster)) {
+    return refuse(`cluster ${incident.cluster} is not configured`);
+  }
+  const actions = actionsOf(incident.rule);
+  if (actions.length === 0) return refuse(`rule ${incident.rule} maps to no action`);
+  return { admitted: true, actions };
+}

@@ -3,9 +3,10 @@ import { IncidentStore } from '../adapters/incident-store';
 import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
 import { errorMessage, isObject } from '../core/decode';
-import { DETAIL_TYPES, remediationEventOf } from '../core/events';
-import { parseFinding } from '../core/finding';
-import { remediationNotificationOf, type RemediationReport } from '../core/remediation';
+import { DETAIL_TYPES, remediationEventOf, resourceArnsOf, scopeOfArn } from '../core/events';
+import { buildFinding } from '../core/finding';
+import { incidentOf } from '../core/lifecycle';
+import { admitFinding, remediationNotificationOf, type RemediationReport } from '../core/remediation';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../shared/env-names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
@@ -15,20 +16,23 @@ import { clusterSettingsOf, remediatorSettings, type RemediatorSettings } from '
 export type RemediatorDeps = FunctionDeps<RemediatorSettings>;
 
 export interface RemediatorResult {
-  outcome: 'ignored' | 'done';
+  /** `ignored`: not a finding event; `refused`: a finding event that may not lead to any action. */
+  outcome: 'ignored' | 'refused' | 'done';
   reason?: string;
   reports: RemediationReport[];
 }
 
 /**
- * An EventBridge `Karpenter Finding` event in; for each remediation action the finding names and
- * the configuration turns on, a plan or a guarded change out, each told once as a `Karpenter
- * Remediation` event and an SNS notice. Anything else — its own remediation events, other sources,
- * resolved findings, malformed details — is ignored and counted.
+ * An EventBridge `Karpenter Finding` event in; for each action the incident's rule maps to and the
+ * configuration turns on, a plan or a guarded change out, each told once as a `Karpenter Remediation`
+ * event and an SNS notice. The event only names a finding id: the incident is reloaded from the
+ * stack's own table and every target comes from configuration and live AWS state, so a forged event
+ * changes nothing and is refused (counted and logged). Anything else — its own remediation events,
+ * other sources, malformed details — is ignored and counted.
  */
 export async function remediate(
   event: unknown,
-  _context: InvocationContext,
+  context: InvocationContext,
   deps: RemediatorDeps,
 ): Promise<RemediatorResult> {
   const { settings, logger, metrics } = deps;
@@ -43,12 +47,39 @@ export async function remediate(
   if (event['detail-type'] !== DETAIL_TYPES.finding) {
     return ignore(`detail-type ${JSON.stringify(event['detail-type'])} is not ${DETAIL_TYPES.finding}`);
   }
-  const finding = parseFinding(event.detail);
-  if (!finding) return ignore('the detail is not a finding');
-  if (finding.status === 'resolved') return ignore('the finding is resolved');
-  logger.appendKeys({ findingId: finding.findingId, cluster: finding.cluster, rule: finding.rule });
+  const detail = isObject(event.detail) ? event.detail : {};
+  const findingId = detail.findingId;
+  if (typeof findingId !== 'string' || !FINDING_ID.test(findingId)) return ignore('the detail names no finding id');
+  if (detail.status === 'resolved') return ignore('the finding is resolved');
+  logger.appendKeys({ findingId });
 
   const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
+  const scope = scopeOfArn(context.invokedFunctionArn);
+  const state = await store.get(findingId);
+  const admission = admitFinding({
+    claimed: { account: event.account, region: event.region },
+    own: scope,
+    incident: state,
+    configuredClusters: settings.clusters.map((c) => c.name),
+    now: deps.now(),
+  });
+  if (!admission.admitted || !state || !scope) {
+    const reason = admission.admitted ? 'unreachable' : admission.reason;
+    logger.warn('Finding event refused; nothing was changed', { reason, claimedCluster: String(detail.cluster) });
+    metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
+    return { outcome: 'refused', reason, reports: [] };
+  }
+  logger.appendKeys({ cluster: state.cluster, rule: state.rule });
+  // The finding as this stack recorded it, in its own account and region: nothing from the event.
+  const finding = buildFinding(incidentOf(state), {
+    status: 'open',
+    severity: state.severity,
+    account: scope.account,
+    region: scope.region,
+    occurrences: state.occurrences,
+    firstSeen: state.firstSeen,
+  });
+
   const remediator = new Remediator(
     deps.clients,
     store,
@@ -56,7 +87,7 @@ export async function remediate(
     (cluster) => clusterSettingsOf(settings.clusters, cluster),
     deps.now,
   );
-  const results = await remediator.run(finding);
+  const results = await remediator.run(finding, admission.actions);
   const publisher = new Publisher(deps.clients.sns, deps.clients.events, {
     topicArn: settings.topicArn,
     eventBusName: settings.eventBusName,
@@ -68,11 +99,7 @@ export async function remediate(
     try {
       await publisher.publishNotification(remediationNotificationOf(report));
       const put = await publisher.putEvents([
-        remediationEventOf(
-          report,
-          settings.eventSource,
-          Array.isArray(event.resources) ? event.resources.filter((r): r is string => typeof r === 'string') : [],
-        ),
+        remediationEventOf(report, settings.eventSource, resourceArnsOf(finding, scope)),
       ]);
       if (put.failed.length > 0) throw new Error(`PutEvents: ${put.failed[0]!.error}`);
       await store.saveOnceReport(key, report, true);
@@ -99,6 +126,9 @@ export async function remediate(
   }
   return { outcome: 'done', reports: results.map((r) => r.report) };
 }
+
+/** Finding ids are 24 hex characters (`findingIdOf`); anything else is not looked up. */
+const FINDING_ID = /^[0-9a-f]{24}$/;
 
 let warm: Omit<RemediatorDeps, 'settings'> | undefined;
 

@@ -20,14 +20,18 @@ import {
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
+import { createHash } from 'node:crypto';
+import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import type { RemediationSettings } from '../../lambdas/adapters/remediator';
 import type { FindingContext } from '../../lambdas/core/context';
 import { buildFinding } from '../../lambdas/core/finding';
+import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import type { RemediationReport } from '../../lambdas/core/remediation';
 import type { RuleId } from '../../lambdas/core/rules';
 import type { Entities } from '../../lambdas/core/model';
 import { remediate, type RemediatorDeps } from '../../lambdas/handlers/remediator';
-import { testClients, testObservability, testSettings } from '../support/aws';
+import type { ClusterEntry } from '../../lambdas/shared/settings';
+import { ACCOUNT, REGION, testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
 const ec2 = mockClient(EC2Client);
@@ -68,9 +72,12 @@ const OFF: RemediationSettings = {
   planSubnetCapacity: { mode: 'off' },
 };
 
-function deps(remediation: Partial<RemediationSettings>): RemediatorDeps {
+const CONTEXT = { invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:karpenter-doctor-remediator` };
+const PROD: ClusterEntry = { name: 'prod', systemNodegroup: 'system' };
+
+function deps(remediation: Partial<RemediationSettings>, clusters: ClusterEntry[] = [PROD]): RemediatorDeps {
   return {
-    settings: { ...testSettings(tableName), remediation: { ...OFF, ...remediation } },
+    settings: { ...testSettings(tableName), clusters, remediation: { ...OFF, ...remediation } },
     clients: testClients(dynamo.doc),
     ...testObservability(),
     now: () => clock,
@@ -78,34 +85,55 @@ function deps(remediation: Partial<RemediationSettings>): RemediatorDeps {
   };
 }
 
-/** The EventBridge event the analyzer puts for a finding (the rule's target input). */
-function findingEvent(rule: RuleId, entities: Entities, context: Partial<FindingContext>, findingId = `f-${rule}`) {
-  const finding = buildFinding(
-    { findingId, cluster: 'prod', rule, occurrences: 3, entities, evidence: [] },
-    { region: 'eu-west-1', account: '111122223333', context: { enrichmentErrors: [], ...context } },
-  );
+/** A finding id as the analyzer makes them (24 hex characters), from a label. */
+const idOf = (label: string): string => createHash('sha256').update(label).digest('hex').slice(0, 24);
+
+/**
+ * The EventBridge event the analyzer puts for a finding (the rule's target input), after recording
+ * its incident in the table as the analyzer would. `stored: false` leaves the table alone (a forgery).
+ */
+async function findingEvent(
+  rule: RuleId,
+  entities: Entities,
+  context: Partial<FindingContext> = {},
+  label: string = rule,
+  { stored = true, cluster = 'prod' } = {},
+) {
+  const findingId = idOf(label);
+  const incident = { findingId, cluster, rule, occurrences: 3, entities, evidence: [] };
+  if (stored) {
+    await new IncidentStore(dynamo.doc, tableName).record(
+      [{ incident, severity: 'high' }],
+      'b1',
+      clock,
+      DEFAULT_POLICY,
+    );
+  }
+  const finding = buildFinding(incident, {
+    region: REGION,
+    account: ACCOUNT,
+    context: { enrichmentErrors: [], ...context },
+  });
   return {
     version: '0',
     id: 'e1d1b5c2-0000-4000-8000-000000000000',
     'detail-type': 'Karpenter Finding',
     source: 'io.karpenter-doctor',
-    account: '111122223333',
+    account: ACCOUNT,
     time: '2026-11-28T03:00:00Z',
-    region: 'eu-west-1',
-    resources: ['arn:aws:eks:eu-west-1:111122223333:cluster/prod'],
+    region: REGION,
+    resources: [`arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${cluster}`],
     detail: finding,
   };
 }
 
-const unschedulable = (kind: 'managed' | 'self-managed' = 'managed') =>
+const unschedulable = (context: Partial<FindingContext> = {}, options: { stored?: boolean } = {}) =>
   findingEvent(
     'karpenter-controller-unschedulable',
     { pods: ['karpenter/karpenter-5d7b9c8f4-x2x9k'] },
-    {
-      nodegroups: [
-        { name: kind === 'managed' ? 'system' : 'prod-system-asg', kind, autoScalingGroups: ['eks-system-1'] },
-      ],
-    },
+    context,
+    'karpenter-controller-unschedulable',
+    options,
   );
 
 /** DescribeNodegroup response shape (EKS API reference, Nodegroup). */
@@ -128,7 +156,7 @@ describe('remediator: raise-system-nodegroup', () => {
   it('does nothing while the action is off', async () => {
     nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
 
-    const result = await remediate(unschedulable(), {}, deps({}));
+    const result = await remediate(await unschedulable(), CONTEXT, deps({}));
 
     expect(result.reports).toEqual([]);
     expect(eks).not.toHaveReceivedCommand(DescribeNodegroupCommand);
@@ -138,7 +166,7 @@ describe('remediator: raise-system-nodegroup', () => {
   it('publishes the exact plan in dry-run and changes nothing', async () => {
     nodegroup(1, 1, 3);
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'dry-run', maxMinSize: 3 } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'dry-run', maxMinSize: 3 } }));
 
     expect(eks).not.toHaveReceivedCommand(UpdateNodegroupConfigCommand);
     const [report] = reportsPublished();
@@ -162,13 +190,13 @@ describe('remediator: raise-system-nodegroup', () => {
       .on(UpdateNodegroupConfigCommand)
       .resolves({ update: { id: 'upd-1', status: 'InProgress', type: 'ConfigUpdate' } });
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
 
     expect(eks).toHaveReceivedCommandWith(UpdateNodegroupConfigCommand, {
       clusterName: 'prod',
       nodegroupName: 'system',
       scalingConfig: { minSize: 2, maxSize: 3, desiredSize: 2 },
-      clientRequestToken: 'f-karpenter-controller-unschedulable-min2',
+      clientRequestToken: `${idOf('karpenter-controller-unschedulable')}-min2`,
     });
     expect(autoScaling).not.toHaveReceivedCommand(UpdateAutoScalingGroupCommand);
     expect(reportsPublished()[0]).toMatchObject({ outcome: 'applied' });
@@ -177,7 +205,7 @@ describe('remediator: raise-system-nodegroup', () => {
   it('never changes a group without the opt-in tag', async () => {
     nodegroup(1, 1, 3);
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
 
     expect(eks).not.toHaveReceivedCommand(UpdateNodegroupConfigCommand);
     expect(reportsPublished()[0]).toMatchObject({
@@ -192,7 +220,7 @@ describe('remediator: raise-system-nodegroup', () => {
   ])('stops at %s', async (_name, min, desired, max, cap, reason) => {
     nodegroup(min, desired, max, { 'karpenter-doctor/remediate': 'true' });
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: cap } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: cap } }));
 
     expect(eks).not.toHaveReceivedCommand(UpdateNodegroupConfigCommand);
     expect(reportsPublished()[0]?.summary).toMatch(reason);
@@ -202,7 +230,7 @@ describe('remediator: raise-system-nodegroup', () => {
     nodegroup(2, 4, 10, { 'karpenter-doctor/remediate': 'true' });
     eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-2' } });
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
 
     expect(eks).toHaveReceivedCommandWith(UpdateNodegroupConfigCommand, { scalingConfig: { minSize: 3, maxSize: 10 } });
   });
@@ -226,7 +254,7 @@ describe('remediator: raise-system-nodegroup', () => {
     });
     eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-3' } });
 
-    await remediate(unschedulable(), {}, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
+    await remediate(await unschedulable(), CONTEXT, deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }));
 
     const call = eks.commandCalls(UpdateNodegroupConfigCommand)[0]!.args[0].input;
     expect(call.scalingConfig).toEqual({ minSize: 2, maxSize: 3, desiredSize: undefined });
@@ -252,9 +280,11 @@ describe('remediator: raise-system-nodegroup', () => {
     autoScaling.on(UpdateAutoScalingGroupCommand).resolves({});
 
     await remediate(
-      unschedulable('self-managed'),
-      {},
-      deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }),
+      await unschedulable(),
+      CONTEXT,
+      deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }, [
+        { name: 'prod', systemAutoScalingGroup: 'prod-system-asg' },
+      ]),
     );
 
     expect(autoScaling).toHaveReceivedCommandWith(UpdateAutoScalingGroupCommand, {
@@ -270,9 +300,9 @@ describe('remediator: raise-system-nodegroup', () => {
     eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-4' } });
     const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
 
-    await remediate(unschedulable(), {}, shared);
+    await remediate(await unschedulable(), CONTEXT, shared);
     clock += 60_000;
-    await remediate(unschedulable(), {}, shared);
+    await remediate(await unschedulable(), CONTEXT, shared);
 
     expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
@@ -284,9 +314,11 @@ describe('remediator: raise-system-nodegroup', () => {
     sns.on(PublishCommand).rejectsOnce(new Error('throttled')).resolves({ MessageId: 'm-2' });
     const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
 
-    await expect(remediate(unschedulable(), {}, shared)).rejects.toThrow('could not publish 1 remediation report');
-    await remediate(unschedulable(), {}, shared);
-    await remediate(unschedulable(), {}, shared);
+    await expect(remediate(await unschedulable(), CONTEXT, shared)).rejects.toThrow(
+      'could not publish 1 remediation report',
+    );
+    await remediate(await unschedulable(), CONTEXT, shared);
+    await remediate(await unschedulable(), CONTEXT, shared);
 
     expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
@@ -297,14 +329,14 @@ describe('remediator: raise-system-nodegroup', () => {
   it.each([
     ['its own remediation events', { 'detail-type': 'Karpenter Remediation' }],
     ['another source', { source: 'com.example.other' }],
-    ['a resolved finding', { detail: { ...unschedulable().detail, status: 'resolved' } }],
+    ['a resolved finding', { detail: { findingId: idOf('karpenter-controller-unschedulable'), status: 'resolved' } }],
     ['a detail that is not a finding', { detail: { findingId: 42 } }],
   ])('ignores %s', async (_name, override) => {
     nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
 
     const result = await remediate(
-      { ...unschedulable(), ...override },
-      {},
+      { ...(await unschedulable()), ...override },
+      CONTEXT,
       deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }),
     );
 
@@ -314,9 +346,78 @@ describe('remediator: raise-system-nodegroup', () => {
   });
 });
 
+describe('remediator: a forged Finding event', () => {
+  const apply = () => deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
+  beforeEach(() => {
+    nodegroup(0, 0, 3, { 'karpenter-doctor/remediate': 'true' });
+    eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-f' } });
+  });
+
+  it.each([
+    ['an invented finding id', async () => unschedulable({}, { stored: false }), /no such incident/],
+    ['another account', async () => ({ ...(await unschedulable()), account: '999999999999' }), /account/],
+    ['another region', async () => ({ ...(await unschedulable()), region: 'us-east-1' }), /region/],
+    [
+      'a cluster that is not configured',
+      () => findingEvent('karpenter-controller-unschedulable', {}, {}, 'other', { cluster: 'other' }),
+      /not configured/,
+    ],
+    ['a rule without an action', () => findingEvent('oom-killed', { workloads: ['shop/web'] }), /maps to no action/],
+  ])('changes nothing and is refused when it names %s', async (_name, forge, reason) => {
+    const result = await remediate(await forge(), CONTEXT, apply());
+
+    expect(result).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(reason) });
+    expect(eks).not.toHaveReceivedCommand(UpdateNodegroupConfigCommand);
+    expect(autoScaling).not.toHaveReceivedCommand(UpdateAutoScalingGroupCommand);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+  });
+
+  it('refuses a finding whose incident was resolved', async () => {
+    const event = await unschedulable();
+    const store = new IncidentStore(dynamo.doc, tableName);
+    const state = (await store.get(event.detail.findingId))!;
+    await store.putIfVersion({ ...state, status: 'resolved', version: state.version + 1 }, state.version);
+
+    const result = await remediate(event, CONTEXT, apply());
+
+    expect(result).toMatchObject({ outcome: 'refused', reason: 'the incident is not open' });
+  });
+
+  it('raises only the configured system node group, whatever node group the event names', async () => {
+    const event = await unschedulable({
+      nodegroups: [{ name: 'gpu-workers', kind: 'managed', autoScalingGroups: ['eks-gpu'], remediationOptIn: true }],
+    });
+
+    const result = await remediate(event, CONTEXT, apply());
+
+    expect(result.outcome).toBe('done');
+    expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
+    expect(eks).toHaveReceivedCommandWith(UpdateNodegroupConfigCommand, {
+      nodegroupName: 'system',
+      scalingConfig: { minSize: 2, maxSize: 3, desiredSize: 2 },
+    });
+    expect(eks).toHaveReceivedCommandWith(DescribeNodegroupCommand, { nodegroupName: 'system' });
+  });
+
+  it('skips the raise when the cluster has no configured system node group', async () => {
+    const result = await remediate(
+      await unschedulable({ nodegroups: [{ name: 'gpu-workers', kind: 'managed', autoScalingGroups: [] }] }),
+      CONTEXT,
+      deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }, [{ name: 'prod' }]),
+    );
+
+    expect(result.reports[0]).toMatchObject({
+      outcome: 'skipped',
+      summary: expect.stringContaining('no system node group'),
+    });
+    expect(eks).not.toHaveReceivedCommand(DescribeNodegroupCommand);
+    expect(eks).not.toHaveReceivedCommand(UpdateNodegroupConfigCommand);
+  });
+});
+
 describe('remediator: request-quota-increase', () => {
-  const quotaEvent = (findingId: string) =>
-    findingEvent('ec2-quota-exceeded', { quotas: ['VcpuLimitExceeded'], instanceTypes: ['g5.xlarge'] }, {}, findingId);
+  const quotaEvent = (label: string, context: Partial<FindingContext> = {}) =>
+    findingEvent('ec2-quota-exceeded', { quotas: ['VcpuLimitExceeded'], instanceTypes: ['g5.xlarge'] }, context, label);
 
   beforeEach(() => {
     serviceQuotas.on(GetServiceQuotaCommand).resolves({
@@ -335,8 +436,8 @@ describe('remediator: request-quota-increase', () => {
 
   it('plans the request in dry-run', async () => {
     await remediate(
-      quotaEvent('f1'),
-      {},
+      await quotaEvent('f1'),
+      CONTEXT,
       deps({ requestQuotaIncrease: { mode: 'dry-run', maxValue: 512, windowHours: 24 } }),
     );
 
@@ -349,8 +450,8 @@ describe('remediator: request-quota-increase', () => {
   it('asks for at most the cap, once per quota per window', async () => {
     const shared = deps({ requestQuotaIncrease: { mode: 'apply', maxValue: 100, windowHours: 24 } });
 
-    await remediate(quotaEvent('f1'), {}, shared);
-    await remediate(quotaEvent('f2'), {}, shared);
+    await remediate(await quotaEvent('f1'), CONTEXT, shared);
+    await remediate(await quotaEvent('f2'), CONTEXT, shared);
 
     expect(serviceQuotas).toHaveReceivedCommandTimes(RequestServiceQuotaIncreaseCommand, 1);
     expect(serviceQuotas).toHaveReceivedCommandWith(RequestServiceQuotaIncreaseCommand, {
@@ -360,14 +461,43 @@ describe('remediator: request-quota-increase', () => {
     });
   });
 
+  it('asks for the quota the stored incident points to, whatever quota code the event names', async () => {
+    await remediate(
+      await quotaEvent('f1', { quotas: [{ quotaCode: 'L-0263D0A3', quotaName: 'EC2-VPC Elastic IPs' }] as never }),
+      CONTEXT,
+      deps({ requestQuotaIncrease: { mode: 'apply', maxValue: 512, windowHours: 24 } }),
+    );
+
+    expect(serviceQuotas).toHaveReceivedCommandTimes(RequestServiceQuotaIncreaseCommand, 1);
+    expect(serviceQuotas).toHaveReceivedCommandWith(RequestServiceQuotaIncreaseCommand, { QuotaCode: 'L-DB2E81BA' });
+    expect(serviceQuotas).not.toHaveReceivedCommandWith(GetServiceQuotaCommand, { QuotaCode: 'L-0263D0A3' });
+  });
+
+  it('asks once per quota and window, whatever region string the events carry', async () => {
+    const shared = deps({ requestQuotaIncrease: { mode: 'apply', maxValue: 512, windowHours: 24 } });
+
+    const outcomes = [];
+    for (const [label, region] of [
+      ['f1', REGION],
+      ['f2', 'us-east-1'],
+      ['f3', 'EU-WEST-1'],
+      ['f4', `${REGION} `],
+    ] as const) {
+      outcomes.push((await remediate({ ...(await quotaEvent(label)), region }, CONTEXT, shared)).outcome);
+    }
+
+    expect(outcomes).toEqual(['done', 'refused', 'refused', 'refused']);
+    expect(serviceQuotas).toHaveReceivedCommandTimes(RequestServiceQuotaIncreaseCommand, 1);
+  });
+
   it('does not ask again while a request is open', async () => {
     serviceQuotas
       .on(ListRequestedServiceQuotaChangeHistoryByQuotaCommand)
       .resolves({ RequestedQuotas: [{ Id: 'req-0', Status: 'CASE_OPENED', DesiredValue: 96 }] });
 
     await remediate(
-      quotaEvent('f1'),
-      {},
+      await quotaEvent('f1'),
+      CONTEXT,
       deps({ requestQuotaIncrease: { mode: 'apply', maxValue: 512, windowHours: 24 } }),
     );
 
@@ -398,9 +528,11 @@ describe('remediator: plan-subnet-capacity', () => {
     });
 
     await remediate(
-      findingEvent('subnet-ip-exhaustion', { subnets: ['subnet-a'] }, {}),
-      {},
-      deps({ planSubnetCapacity: { mode: 'dry-run' } }),
+      await findingEvent('subnet-ip-exhaustion', { subnets: ['subnet-a'] }),
+      CONTEXT,
+      deps({ planSubnetCapacity: { mode: 'dry-run' } }, [
+        { name: 'prod', discoveryTagKey: 'example.com/karpenter', discoveryTagValue: 'prod-subnets' },
+      ]),
     );
 
     const [report] = reportsPublished();
@@ -413,6 +545,7 @@ describe('remediator: plan-subnet-capacity', () => {
     expect(report?.commands[0]).toBe(
       'aws ec2 associate-vpc-cidr-block --vpc-id vpc-1 --cidr-block 100.65.0.0/16 --region eu-west-1',
     );
+    expect(report?.commands[1]).toContain("Tags=[{Key=example.com/karpenter,Value=prod-subnets}]'");
     expect(report?.plan?.eniConfigs).toContain('name: eu-west-1a');
     expect(report?.plan?.eniConfigs).toContain('- sg-0cluster');
     const email = JSON.parse(sns.commandCalls(PublishCommand)[0]!.args[0].input.Message!).email as string;
