@@ -52,7 +52,13 @@ const remediationSchema = z.strictObject({
   requestQuotaIncrease: z
     .strictObject({
       mode: mode.default('off'),
-      maxValue: z.number().positive().default(512),
+      maxValue: z
+        .number()
+        .positive()
+        .max(10_000, {
+          error: 'expected at most 10,000: the cap of an automatic quota request, raise it by hand beyond',
+        })
+        .default(512),
       windowHours: z.number().int().min(1).max(720).default(24),
     })
     .prefault({}),
@@ -63,6 +69,33 @@ const remediationSchema = z.strictObject({
         .default('off'),
     })
     .prefault({}),
+});
+
+const notificationsSchema = z.strictObject({
+  maxNoticesPerDelivery: z
+    .number()
+    .int()
+    .min(1)
+    .max(20, { error: 'expected at most 20; the rest of a delivery goes into one digest per cluster' })
+    .default(5),
+  maxIncidentsPerDelivery: z
+    .number()
+    .int()
+    .min(1)
+    .max(200, { error: 'expected at most 200; the rest of a delivery is counted in the digest' })
+    .default(50),
+});
+
+const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const karpenterSourcesSchema = z.strictObject({
+  namespaces: z
+    .array(z.string().regex(K8S_NAME, { error: 'expected a Kubernetes namespace name' }))
+    .min(1)
+    .default(['karpenter', 'kube-system']),
+  containers: z
+    .array(z.string().regex(K8S_NAME, { error: 'expected a container name' }))
+    .min(1)
+    .default(['controller', 'karpenter']),
 });
 
 const headroomSchema = z.strictObject({
@@ -88,6 +121,8 @@ export const configSchema = z
     alertEmails: z.array(z.email({ error: 'expected an email address' })).default([]),
     windows: windowsSchema.prefault({}),
     remediation: remediationSchema.prefault({}),
+    notifications: notificationsSchema.prefault({}),
+    karpenterSources: karpenterSourcesSchema.prefault({}),
     headroom: headroomSchema.prefault({}),
     eventBusName: z
       .string()

@@ -52,6 +52,10 @@ export class KarpenterDoctorStack extends Stack {
       systemNodegroup: cluster.systemNodegroup,
       systemAutoScalingGroup: cluster.systemAutoScalingGroup,
     }));
+    const deliveryLimits = {
+      maxNoticesPerCluster: config.notifications.maxNoticesPerDelivery,
+      maxIncidentsPerDelivery: config.notifications.maxIncidentsPerDelivery,
+    };
     this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
       table: this.incidents.table,
       topic: this.findings.topic,
@@ -63,6 +67,8 @@ export class KarpenterDoctorStack extends Stack {
       retentionDays: config.windows.retentionDays,
       logRetention: config.logRetentionDays as RetentionDays,
       reservedConcurrency: config.reservedConcurrency,
+      limits: deliveryLimits,
+      sources: config.karpenterSources,
     });
 
     this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
@@ -88,6 +94,7 @@ export class KarpenterDoctorStack extends Stack {
         resolveMinutes: config.windows.resolveMinutes,
         retentionDays: config.windows.retentionDays,
         logRetention: config.logRetentionDays as RetentionDays,
+        limits: deliveryLimits,
       });
     }
 
@@ -110,13 +117,20 @@ export class KarpenterDoctorStack extends Stack {
       headroom: this.headroom?.function,
       remediator: this.remediation?.function,
       failureQueue: this.analyzer.failureQueue,
-      topic: this.findings.topic,
+      headroomFailureQueue: this.headroom?.failureQueue,
+      remediatorFailureQueue: this.remediation?.failureQueue,
+      findingsTopic: this.findings.topic,
+      alertEmails: config.alertEmails,
       clusters: config.clusters,
     });
 
     new CfnOutput(this, 'FindingsTopicArn', {
       value: this.findings.topic.topicArn,
       description: 'Subscribe chat, SQS or Lambda here',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.operations.topic.topicArn,
+      description: "karpenter-doctor's own alarms go to this topic",
     });
     new CfnOutput(this, 'EventBusName', {
       value: this.eventBus.eventBusName,

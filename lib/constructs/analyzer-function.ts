@@ -4,14 +4,13 @@ import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
-import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
+import { bundledFunction, grantPublishing, onFailureQueue } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
 export interface AnalyzerCluster {
@@ -53,6 +52,16 @@ export interface AnalyzerFunctionProps {
    * @default Duration.hours(6)
    */
   readonly maxEventAge?: Duration;
+  /**
+   * Notices per cluster and incidents recorded per delivery.
+   * @default - 5 notices and 50 incidents (DEFAULT_LIMITS)
+   */
+  readonly limits?: { readonly maxNoticesPerCluster: number; readonly maxIncidentsPerDelivery: number };
+  /**
+   * Which records of a shared application log group are Karpenter's.
+   * @default - namespaces karpenter and kube-system, containers controller and karpenter
+   */
+  readonly sources?: { readonly namespaces: readonly string[]; readonly containers: readonly string[] };
 }
 
 /** The analyzer's AWS half (and the SDK) loads on the first batch with an incident, never on a cold start. */
@@ -87,6 +96,8 @@ export class AnalyzerFunction extends Construct {
       [ENV.suppressMinutes]: String(props.suppressMinutes),
       [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
       [ENV.retentionDays]: String(props.retentionDays),
+      ...(props.limits ? { [ENV.limits]: JSON.stringify(props.limits) } : {}),
+      ...(props.sources ? { [ENV.sources]: JSON.stringify(props.sources) } : {}),
       POWERTOOLS_SERVICE_NAME: 'analyzer',
     };
     const clustersBytes = Buffer.byteLength(environment[ENV.clusters]!);
@@ -111,15 +122,10 @@ export class AnalyzerFunction extends Construct {
     this.role = role;
     this.logGroup = lambda.logGroup;
 
-    this.failureQueue = deadLetterQueue(
-      this,
-      'FailureQueue',
-      "the analyzer's asynchronous invocations (its on-failure destination, with the error of every delivery that failed all retries)",
-    );
-    fn.configureAsyncInvoke({
+    this.failureQueue = onFailureQueue(this, fn, {
       retryAttempts: props.retryAttempts ?? 2,
       maxEventAge: props.maxEventAge ?? Duration.hours(6),
-      onFailure: new SqsDestination(this.failureQueue),
+      of: "the analyzer's asynchronous invocations, with the error of every delivery that failed all retries",
     });
 
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem');

@@ -1,8 +1,8 @@
-import { Stack } from 'aws-cdk-lib';
-import { AccountRootPrincipal, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { AccountRootPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 
 export interface FindingsTopicProps {
@@ -14,9 +14,10 @@ export interface FindingsTopicProps {
 }
 
 /**
- * The SNS topic every finding, alarm and (later) remediation notice goes to. Encrypted with a
- * customer-managed key with rotation, whose policy lets EventBridge and CloudWatch alarms publish
- * without source conditions (reference/aws-facts.md §3.4); plain-HTTP publishing is denied.
+ * The SNS topic every finding, digest and remediation notice goes to. Encrypted with a
+ * customer-managed key with rotation that only this account's principals use: no AWS service
+ * publishes here (the alarms have their own topic and key, see `Operations`), so the key policy
+ * grants no service principal. Plain-HTTP publishing is denied.
  */
 export class FindingsTopic extends Construct {
   public readonly topic: ITopic;
@@ -28,22 +29,12 @@ export class FindingsTopic extends Construct {
       description: 'karpenter-doctor findings topic encryption',
       enableKeyRotation: true,
     });
-    for (const service of ['events.amazonaws.com', 'cloudwatch.amazonaws.com']) {
-      key.addToResourcePolicy(
-        new PolicyStatement({
-          sid: `Allow${service.split('.')[0]!.replace(/^./, (c) => c.toUpperCase())}ToUseTheKey`,
-          principals: [new ServicePrincipal(service)],
-          actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-          resources: ['*'],
-        }),
-      );
-    }
     const topic = new Topic(this, 'Topic', {
       displayName: 'karpenter-doctor',
       masterKey: key,
       enforceSSL: true,
     });
-    // enforceSSL replaces the default topic policy, so the account and CloudWatch alarms are allowed explicitly.
+    // enforceSSL replaces the default topic policy, so the account is allowed explicitly.
     topic.addToResourcePolicy(
       new PolicyStatement({
         sid: 'AllowAccountToPublish',
@@ -52,16 +43,18 @@ export class FindingsTopic extends Construct {
         resources: [topic.topicArn],
       }),
     );
-    topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsToPublish',
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-    );
     for (const email of props.alertEmails ?? []) topic.addSubscription(new EmailSubscription(email));
+    NagSuppressions.addResourceSuppressions(
+      topic,
+      [
+        {
+          id: 'Serverless-SNSRedrivePolicy',
+          reason:
+            'Email subscriptions: a message SNS cannot deliver is counted (NumberOfNotificationsFailed, alarmed on), and a queue of undelivered emails would be read by nobody.',
+        },
+      ],
+      true,
+    );
     this.topic = topic;
     this.key = key;
   }

@@ -13,7 +13,7 @@ import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
@@ -30,6 +30,11 @@ export interface HeadroomCheckProps {
   readonly retentionDays: number;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * Notices per cluster per run; the rest go into one digest per cluster.
+   * @default - 5 (DEFAULT_LIMITS)
+   */
+  readonly limits?: { readonly maxNoticesPerCluster: number; readonly maxIncidentsPerDelivery: number };
 }
 
 /**
@@ -42,6 +47,8 @@ export class HeadroomCheck extends Construct {
   public readonly function: IFunction;
   public readonly schedule: Schedule;
   public readonly deadLetterQueue: IQueue;
+  /** Runs that failed every retry, with their error (the function's on-failure destination). */
+  public readonly failureQueue: IQueue;
 
   constructor(scope: Construct, id: string, props: HeadroomCheckProps) {
     super(scope, id);
@@ -60,6 +67,7 @@ export class HeadroomCheck extends Construct {
         [ENV.resolveMinutes]: String(props.resolveMinutes),
         [ENV.retentionDays]: String(props.retentionDays),
         [ENV.headroom]: JSON.stringify(props.thresholds),
+        ...(props.limits ? { [ENV.limits]: JSON.stringify(props.limits) } : {}),
         POWERTOOLS_SERVICE_NAME: 'headroom',
       },
       timeout: Duration.minutes(2),
@@ -107,6 +115,13 @@ export class HeadroomCheck extends Construct {
     );
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
+    // Scheduler invokes asynchronously: its dead-letter queue only sees invocations that never
+    // started; a run that fails is retried by Lambda and then kept here with its error.
+    this.failureQueue = onFailureQueue(this, fn, {
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+      of: 'the headroom function',
+    });
     const schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },

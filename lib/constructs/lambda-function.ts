@@ -8,6 +8,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 
@@ -82,6 +83,13 @@ export function bundledFunction(
     },
   });
   logGroup.grantWrite(role);
+  NagSuppressions.addResourceSuppressions(fn, [
+    {
+      id: 'Serverless-LambdaTracing',
+      reason:
+        'Observability is structured JSON logs and EMF metrics (Powertools) with alarms; X-Ray tracing would add a policy on Resource "*" and a cost per trace for a function whose calls are already logged and metered.',
+    },
+  ]);
   NagSuppressions.addResourceSuppressions(
     role,
     [
@@ -175,6 +183,36 @@ export function deadLetterQueue(scope: Construct, id: string, of: string): Queue
   });
   NagSuppressions.addResourceSuppressions(queue, [
     { id: 'AwsSolutions-SQS3', reason: `This queue is the dead-letter queue of ${of}; it needs none of its own.` },
+    {
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: `This queue is the dead-letter queue of ${of}; nothing consumes it but an operator, so it redrives nowhere.`,
+    },
+  ]);
+  return queue;
+}
+
+/**
+ * Keeps what a function fails on: Lambda retries an asynchronous invocation `retryAttempts` times,
+ * then sends the event with its error to an encrypted queue (its on-failure destination, which keeps
+ * more than a dead-letter queue: the error and the response too).
+ */
+export function onFailureQueue(
+  scope: Construct,
+  fn: NodejsFunction,
+  props: { readonly retryAttempts: number; readonly maxEventAge: Duration; readonly of: string },
+): Queue {
+  const queue = deadLetterQueue(scope, 'FailureQueue', `${props.of} (its on-failure destination)`);
+  fn.configureAsyncInvoke({
+    retryAttempts: props.retryAttempts,
+    maxEventAge: props.maxEventAge,
+    onFailure: new SqsDestination(queue),
+  });
+  NagSuppressions.addResourceSuppressions(fn, [
+    {
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'The function has an on-failure destination (an encrypted SQS queue) for its asynchronous invocations, which keeps the event with its error; a DeadLetterConfig would keep less.',
+    },
   ]);
   return queue;
 }

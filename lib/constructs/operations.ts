@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
 import {
   Alarm,
   ComparisonOperator,
@@ -11,9 +11,13 @@ import {
   type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { FILTER_NAME_PREFIX, METRIC, METRICS_NAMESPACE } from '../../lambdas/shared/env-names';
 import type { SubscribedCluster } from './log-subscriptions';
@@ -30,8 +34,21 @@ export interface OperationsProps {
    * @default - no remediator alarm
    */
   readonly remediator?: IFunction;
+  /** The analyzer's on-failure queue. */
   readonly failureQueue: IQueue;
-  readonly topic: ITopic;
+  /**
+   * The remediator's and the headroom check's on-failure queues, alarmed on like the analyzer's.
+   * @default - none
+   */
+  readonly remediatorFailureQueue?: IQueue;
+  readonly headroomFailureQueue?: IQueue;
+  /** The findings topic, for its delivery-failure alarm; the alarms themselves go to their own topic. */
+  readonly findingsTopic: ITopic;
+  /**
+   * Addresses subscribed to the alarm topic.
+   * @default - none
+   */
+  readonly alertEmails?: readonly string[];
   readonly clusters: readonly SubscribedCluster[];
   /**
    * Period of every alarm and graph.
@@ -44,17 +61,74 @@ export interface OperationsProps {
 const METRICS_PER_ALARM = 10;
 
 /**
- * The alarms that tell the operator when karpenter-doctor itself is not working, sent to the same
- * topic as the findings, and a dashboard of what it sees. A subscription that fails with a
+ * The alarms that tell the operator when karpenter-doctor itself is not working, and a dashboard of
+ * what it sees. The alarms go to a topic of their own, encrypted with a key of its own that only
+ * CloudWatch alarms of this account and region may use: a broken findings topic or key (disabled,
+ * scheduled for deletion, policy edited) cannot also silence the alarms about it. A subscription that fails with a
  * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on,
  * ten log groups per alarm (reference/aws-facts.md, design implications 4 and 25).
  */
 export class Operations extends Construct {
   public readonly alarms: IAlarm[] = [];
   public readonly dashboard: Dashboard;
+  /** Where every alarm goes. */
+  public readonly topic: ITopic;
+  public readonly key: IKey;
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
+    const stack = Stack.of(this);
+    const alarmsOfThisAccount = {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: {
+        'aws:SourceArn': stack.formatArn({
+          service: 'cloudwatch',
+          resource: 'alarm',
+          resourceName: '*',
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      },
+    };
+    this.key = new Key(this, 'AlarmKey', {
+      description: 'karpenter-doctor alarm topic encryption',
+      enableKeyRotation: true,
+    });
+    this.key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsOfThisAccountToUseTheKey',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: alarmsOfThisAccount,
+      }),
+    );
+    const topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'karpenter-doctor alarms',
+      masterKey: this.key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsOfThisAccountToPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: alarmsOfThisAccount,
+      }),
+    );
+    for (const email of props.alertEmails ?? []) topic.addSubscription(new EmailSubscription(email));
+    NagSuppressions.addResourceSuppressions(
+      topic,
+      [
+        {
+          id: 'Serverless-SNSRedrivePolicy',
+          reason:
+            'Email subscriptions: a message SNS cannot deliver is counted (NumberOfNotificationsFailed, alarmed on), and a queue of undelivered emails would be read by nobody.',
+        },
+      ],
+      true,
+    );
+    this.topic = topic;
     const period = props.period ?? Duration.minutes(5);
     const functionName = props.analyzer.functionName;
     const lambdaMetric = (metricName: string) =>
@@ -84,7 +158,7 @@ export class Operations extends Construct {
         treatMissingData: TreatMissingData.NOT_BREACHING,
         alarmDescription: description,
       });
-      created.addAlarmAction(new SnsAction(props.topic));
+      created.addAlarmAction(new SnsAction(topic));
       this.alarms.push(created);
       return created;
     };
@@ -121,7 +195,7 @@ export class Operations extends Construct {
     );
     alarm(
       'NotificationsFailed',
-      props.topic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
+      props.findingsTopic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
       'SNS could not deliver notifications to a subscriber.',
     );
 
@@ -133,11 +207,26 @@ export class Operations extends Construct {
       );
     }
 
+    if (props.headroomFailureQueue) {
+      alarm(
+        'HeadroomFailureQueueDepth',
+        props.headroomFailureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        'Headroom runs failed every retry; their errors wait in the headroom failure queue.',
+      );
+    }
+
     if (props.remediator) {
       alarm(
         'RemediatorErrors',
         props.remediator.metricErrors({ period, statistic: 'Sum' }),
-        'The remediator failed; EventBridge retries it, then leaves the event in its dead-letter queue.',
+        'The remediator failed; Lambda retries it, then keeps the event and its error in the failure queue.',
+      );
+    }
+    if (props.remediatorFailureQueue) {
+      alarm(
+        'RemediatorFailureQueueDepth',
+        props.remediatorFailureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        'Findings the remediator failed on every retry wait in its failure queue, with the error.',
       );
     }
 

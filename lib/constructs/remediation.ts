@@ -10,9 +10,10 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { RAISABLE_QUOTA_CODES } from '../../lambdas/core/actions';
 import { ENV, OPT_IN_TAG } from '../../lambdas/shared/env-names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, deadLetterQueue, grantPublishing } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
 
 type Mode = 'off' | 'dry-run' | 'apply';
 
@@ -52,7 +53,10 @@ const ACTION_IDS = {
 export class Remediation extends Construct {
   public readonly function: IFunction;
   public readonly rule: Rule;
+  /** Events EventBridge could not deliver to the function. */
   public readonly deadLetterQueue: IQueue;
+  /** Events the function failed on every retry, with their error (its on-failure destination). */
+  public readonly failureQueue: IQueue;
 
   constructor(scope: Construct, id: string, props: RemediationProps) {
     super(scope, id);
@@ -90,7 +94,10 @@ export class Remediation extends Construct {
     const nodegroupArns = props.clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
     );
-    const ec2Quotas = stack.formatArn({ service: 'servicequotas', resource: 'ec2', resourceName: '*' });
+    // Only the quotas the quota rule may raise, never every EC2 quota.
+    const ec2Quotas = RAISABLE_QUOTA_CODES.map((code) =>
+      stack.formatArn({ service: 'servicequotas', resource: 'ec2', resourceName: code }),
+    );
     const suppressions: NagPackSuppression[] = [];
 
     if (actions.raiseSystemNodegroup.mode !== 'off') {
@@ -106,40 +113,64 @@ export class Remediation extends Construct {
       );
       suppressions.push(nodegroupSuppression);
       if (actions.raiseSystemNodegroup.mode === 'apply') {
-        role.addToPrincipalPolicy(
-          new PolicyStatement({
-            sid: 'RaiseOptedInManagedNodegroups',
-            actions: ['eks:UpdateNodegroupConfig'],
-            resources: nodegroupArns,
-            conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-          }),
-        );
-        role.addToPrincipalPolicy(
-          new PolicyStatement({
-            sid: 'RaiseOptedInSelfManagedGroups',
-            actions: ['autoscaling:UpdateAutoScalingGroup'],
-            resources: [
-              stack.formatArn({
-                service: 'autoscaling',
-                resource: 'autoScalingGroup',
-                resourceName: '*:autoScalingGroupName/*',
-                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-              }),
+        // Only the configured system groups may change, and only while they carry the opt-in tag.
+        const managed = props.clusters.filter((c) => c.systemNodegroup);
+        if (managed.length > 0) {
+          role.addToPrincipalPolicy(
+            new PolicyStatement({
+              sid: 'RaiseOptedInManagedNodegroups',
+              actions: ['eks:UpdateNodegroupConfig'],
+              resources: managed.map((c) =>
+                stack.formatArn({
+                  service: 'eks',
+                  resource: 'nodegroup',
+                  resourceName: `${c.name}/${c.systemNodegroup}/*`,
+                }),
+              ),
+              conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
+            }),
+          );
+          suppressions.push({
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'A node group ARN ends in an id EKS generates (nodegroup/<cluster>/<name>/<uuid>): eks:UpdateNodegroupConfig names each configured system node group and wildcards only that id; it is also conditioned on the opt-in tag.',
+            appliesTo: [
+              {
+                regex:
+                  '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/[^*]+\\/[^*]+\\/\\*$/',
+              },
             ],
-            conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-          }),
-        );
-        suppressions.push({
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'autoscaling:UpdateAutoScalingGroup cannot name groups that do not exist yet; it is scoped to the account and region and allowed only on groups tagged karpenter-doctor/remediate=true (condition autoscaling:ResourceTag).',
-          appliesTo: [
-            {
-              regex:
-                '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/\\*$/',
-            },
-          ],
-        });
+          });
+        }
+        const selfManaged = props.clusters.filter((c) => c.systemAutoScalingGroup);
+        if (selfManaged.length > 0) {
+          role.addToPrincipalPolicy(
+            new PolicyStatement({
+              sid: 'RaiseOptedInSelfManagedGroups',
+              actions: ['autoscaling:UpdateAutoScalingGroup'],
+              resources: selfManaged.map((c) =>
+                stack.formatArn({
+                  service: 'autoscaling',
+                  resource: 'autoScalingGroup',
+                  resourceName: `*:autoScalingGroupName/${c.systemAutoScalingGroup}`,
+                  arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+                }),
+              ),
+              conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
+            }),
+          );
+          suppressions.push({
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'An Auto Scaling group ARN holds an id AWS generates (autoScalingGroup:<uuid>:autoScalingGroupName/<name>): autoscaling:UpdateAutoScalingGroup names each configured self-managed system group and wildcards only that id; it is also conditioned on the opt-in tag.',
+            appliesTo: [
+              {
+                regex:
+                  '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
+              },
+            ],
+          });
+        }
       }
     }
     if (actions.requestQuotaIncrease.mode !== 'off') {
@@ -147,7 +178,7 @@ export class Remediation extends Construct {
         new PolicyStatement({
           sid: 'ReadEc2Quotas',
           actions: ['servicequotas:GetServiceQuota'],
-          resources: [ec2Quotas],
+          resources: ec2Quotas,
         }),
       );
       role.addToPrincipalPolicy(
@@ -157,13 +188,12 @@ export class Remediation extends Construct {
           resources: ['*'],
         }),
       );
-      suppressions.push(quotaSuppression);
       if (actions.requestQuotaIncrease.mode === 'apply') {
         role.addToPrincipalPolicy(
           new PolicyStatement({
             sid: 'RequestEc2QuotaIncreases',
             actions: ['servicequotas:RequestServiceQuotaIncrease'],
-            resources: [ec2Quotas],
+            resources: ec2Quotas,
           }),
         );
       }
@@ -195,11 +225,20 @@ export class Remediation extends Construct {
     NagSuppressions.addResourceSuppressions(role, suppressions, true);
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the remediation rule's target");
+    // EventBridge invokes the function asynchronously: its dead-letter queue only sees events it could
+    // not hand over. An event the function fails on is retried by Lambda, then kept here with its error.
+    this.failureQueue = onFailureQueue(this, fn, {
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(2),
+      of: 'the remediator function',
+    });
 
     this.rule = new Rule(this, 'Rule', {
       eventBus: props.eventBus,
       description: 'karpenter-doctor: findings whose remediation names an action that is turned on',
       eventPattern: {
+        // Only events of this account: the remediator checks again, and trusts nothing else in them.
+        account: [stack.account],
         source: [props.eventSource],
         detailType: ['Karpenter Finding'],
         detail: {
@@ -221,15 +260,8 @@ export class Remediation extends Construct {
 const nodegroupSuppression: NagPackSuppression = {
   id: 'AwsSolutions-IAM5',
   reason:
-    'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>): eks:DescribeNodegroup (and, in apply mode, eks:UpdateNodegroupConfig, conditioned on the opt-in tag) are scoped to the configured clusters with wildcards only for name and id.',
+    'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>): the read-only eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
   appliesTo: [
     { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/' },
   ],
-};
-
-const quotaSuppression: NagPackSuppression = {
-  id: 'AwsSolutions-IAM5',
-  reason:
-    'The EC2 quota to read or raise is chosen at run time from the instance family in the finding; the Service Quotas actions are scoped to EC2 quotas of this account and region.',
-  appliesTo: [{ regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' }],
 };

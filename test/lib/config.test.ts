@@ -28,6 +28,8 @@ describe('parseConfig', () => {
         requestQuotaIncrease: { mode: 'off', maxValue: 512, windowHours: 24 },
         planSubnetCapacity: { mode: 'off' },
       },
+      notifications: { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 },
+      karpenterSources: { namespaces: ['karpenter', 'kube-system'], containers: ['controller', 'karpenter'] },
       headroom: { enabled: true, schedule: 'rate(5 minutes)', minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
       eventBusName: 'default',
       logRetentionDays: 30,
@@ -82,6 +84,19 @@ describe('parseConfig', () => {
       "not one of karpenter-doctor's own functions",
     ],
     [{ ...minimal, headroom: { schedule: 'every 5 minutes' } }, 'config.headroom.schedule = "every 5 minutes"'],
+    [
+      { ...minimal, remediation: { requestQuotaIncrease: { maxValue: 1e9 } } },
+      'config.remediation.requestQuotaIncrease.maxValue = 1000000000: expected at most 10,000',
+    ],
+    [
+      { ...minimal, notifications: { maxNoticesPerDelivery: 500 } },
+      'config.notifications.maxNoticesPerDelivery = 500: expected at most 20',
+    ],
+    [{ ...minimal, karpenterSources: { namespaces: [] } }, 'config.karpenterSources.namespaces = []'],
+    [
+      { ...minimal, karpenterSources: { containers: ['Controller!'] } },
+      'config.karpenterSources.containers[0] = "Controller!": expected a container name',
+    ],
   ])('rejects %j naming the key, the value and what is allowed', (document, expected) => {
     expect(messageOf(document)).toContain(expected);
   });

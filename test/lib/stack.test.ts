@@ -1,6 +1,6 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, NagSuppressions, ServerlessChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripJsonComments } from '../../bin/config-source';
@@ -15,10 +15,15 @@ const EXAMPLE = parseConfig(
 );
 
 /** A stack without bundling (unit tests); CI runs a real bundled `cdk synth`. */
-function synth(config: KarpenterDoctorConfig, withNag = false): { stack: KarpenterDoctorStack; template: Template } {
+function synth(
+  config: KarpenterDoctorConfig,
+  withNag = false,
+  serverless = false,
+): { stack: KarpenterDoctorStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new KarpenterDoctorStack(app, 'KarpenterDoctor', { config });
   if (withNag) Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
+  if (serverless) Aspects.of(stack).add(new ServerlessChecks({ verbose: true }));
   return { stack, template: Template.fromStack(stack) };
 }
 
@@ -169,27 +174,43 @@ describe('KarpenterDoctorStack', () => {
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
   });
 
-  it('encrypts the topic with a rotated key that EventBridge and CloudWatch alarms may use', () => {
-    template.hasResourceProperties('AWS::KMS::Key', {
-      EnableKeyRotation: true,
-      KeyPolicy: {
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Principal: { Service: 'events.amazonaws.com' },
-            Action: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-          }),
-          Match.objectLike({
-            Principal: { Service: 'cloudwatch.amazonaws.com' },
-            Action: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-          }),
-        ]),
-      },
+  it('encrypts the findings topic with a rotated key that no AWS service principal may use', () => {
+    const keys = template.findResources('AWS::KMS::Key') as Record<
+      string,
+      { Properties: { EnableKeyRotation: boolean; KeyPolicy: { Statement: Array<Record<string, unknown>> } } }
+    >;
+    const findingsKey = Object.entries(keys).find(([id]) => id.startsWith('FindingsKey'))![1];
+    expect(findingsKey.Properties.EnableKeyRotation).toBe(true);
+    expect(JSON.stringify(findingsKey.Properties.KeyPolicy)).not.toContain('amazonaws.com');
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FindingsKey'), 'Arn'] },
     });
-    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [Match.anyValue(), 'Arn'] } });
     template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'platform-oncall@example.com',
+      TopicArn: { Ref: Match.stringLikeRegexp('^FindingsTopic') },
     });
+  });
+
+  it('puts a source condition on every grant of a key or topic to an AWS service', () => {
+    const policies = [
+      ...Object.values(template.findResources('AWS::KMS::Key')).map(
+        (r) => (r as { Properties: { KeyPolicy: { Statement: Array<Record<string, unknown>> } } }).Properties.KeyPolicy,
+      ),
+      ...Object.values(template.findResources('AWS::SNS::TopicPolicy')).map(
+        (r) =>
+          (r as { Properties: { PolicyDocument: { Statement: Array<Record<string, unknown>> } } }).Properties
+            .PolicyDocument,
+      ),
+    ];
+    const serviceGrants = policies
+      .flatMap((p) => p.Statement)
+      .filter((s) => s.Effect === 'Allow' && JSON.stringify(s.Principal ?? '').includes('amazonaws.com'));
+    expect(serviceGrants.length).toBeGreaterThanOrEqual(2);
+    for (const grant of serviceGrants) {
+      expect(grant.Condition).toMatchObject({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
+      expect(JSON.stringify(grant.Condition)).toContain(':alarm:*');
+    }
   });
 
   it.each([
@@ -205,14 +226,42 @@ describe('KarpenterDoctorStack', () => {
     });
   });
 
-  it('sends every alarm to the findings topic', () => {
+  it('sends every alarm to its own topic, encrypted with its own key, that the alert emails subscribe to', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{
       Properties: { AlarmActions: unknown[] };
     }>;
-    expect(alarms.length).toBeGreaterThanOrEqual(8);
+    expect(alarms.length).toBeGreaterThanOrEqual(10);
     for (const alarm of alarms) {
-      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^FindingsTopic/) }]);
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^OperationsAlarmTopic/) }]);
     }
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OperationsAlarmKey'), 'Arn'] },
+    });
+    template.hasResourceProperties('AWS::SNS::Subscription', {
+      Endpoint: 'platform-oncall@example.com',
+      TopicArn: { Ref: Match.stringLikeRegexp('^OperationsAlarmTopic') },
+    });
+    template.hasOutput('AlarmTopicArn', {});
+  });
+
+  it.each([
+    ['Remediation', 7200],
+    ['Headroom', 3600],
+  ])('keeps what the %s function failed on in an encrypted queue, with an alarm on its depth', (prefix, age) => {
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: Match.stringLikeRegexp(`^${prefix}Function`) },
+      MaximumRetryAttempts: 2,
+      MaximumEventAgeInSeconds: age,
+      DestinationConfig: {
+        OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${prefix}FailureQueue`), 'Arn'] } },
+      },
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [
+        { Name: 'QueueName', Value: { 'Fn::GetAtt': [Match.stringLikeRegexp(`^${prefix}FailureQueue`), 'QueueName'] } },
+      ],
+    });
   });
 
   it('keeps the table with point-in-time recovery, on demand, with expiresAt as TTL', () => {
@@ -229,8 +278,8 @@ describe('KarpenterDoctorStack', () => {
   it('keeps the logical ids of the stateful resources, so a refactor never replaces them', () => {
     const ids = (type: string) => Object.keys(template.findResources(type));
     expect(ids('AWS::DynamoDB::Table')).toEqual(['IncidentsTable7D5FD327']);
-    expect(ids('AWS::SNS::Topic')).toEqual(['FindingsTopic6108FA32']);
-    expect(ids('AWS::KMS::Key')).toEqual(['FindingsKeyC72F54EF']);
+    expect(ids('AWS::SNS::Topic').sort()).toEqual(['FindingsTopic6108FA32', 'OperationsAlarmTopic909EF7A3']);
+    expect(ids('AWS::KMS::Key').sort()).toEqual(['FindingsKeyC72F54EF', 'OperationsAlarmKey3BE721C2']);
   });
 
   it('runs the headroom check on its schedule, one run at a time, with retries and a dead-letter queue', () => {
@@ -273,6 +322,10 @@ describe('KarpenterDoctorStack', () => {
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         'sns:Publish',
+        // Its on-failure destination.
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:SendMessage',
       ].sort(),
     );
     expect(actionsOf(statementsOf(template, 'HeadroomSchedulerRole')).sort()).toEqual([
@@ -284,6 +337,7 @@ describe('KarpenterDoctorStack', () => {
   it('triggers the remediator on findings that name a turned-on action, never on its own events', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
+        account: [{ Ref: 'AWS::AccountId' }],
         source: ['io.karpenter-doctor'],
         'detail-type': ['Karpenter Finding'],
         detail: {
@@ -319,6 +373,28 @@ describe('KarpenterDoctorStack', () => {
   });
 });
 
+describe('KarpenterDoctorStack against the cdk-nag ServerlessChecks pack', () => {
+  it('has no finding other than those with a written reason', () => {
+    const { stack } = synth(
+      parseConfig(
+        {
+          ...EXAMPLE,
+          remediation: { raiseSystemNodegroup: { mode: 'apply' }, requestQuotaIncrease: { mode: 'apply' } },
+        },
+        'test',
+      ),
+      false,
+      true,
+    );
+    const annotations = Annotations.fromStack(stack);
+    const findings = [
+      ...annotations.findError('*', Match.stringLikeRegexp('Serverless-.*')),
+      ...annotations.findWarning('*', Match.stringLikeRegexp('Serverless-.*')),
+    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
+    expect(findings).toEqual([]);
+  });
+});
+
 describe('KarpenterDoctorStack at scale', () => {
   it('subscribes 300 log groups with a single invoke permission', () => {
     const clusters = Array.from({ length: 3 }, (_, c) => ({
@@ -336,11 +412,14 @@ describe('KarpenterDoctorStack at scale', () => {
     expect(resources).toBeLessThan(500);
   });
 
-  it('conditions every change of the remediator in apply mode on the opt-in tag', () => {
+  it('lets the remediator in apply mode change only the configured groups, tagged, and the quotas its rule may raise', () => {
     const { template, stack } = synth(
       parseConfig(
         {
-          clusters: [{ name: 'a', logGroups: ['/x'] }],
+          clusters: [
+            { name: 'a', logGroups: ['/x'], systemNodegroup: 'system' },
+            { name: 'b', logGroups: ['/y'], systemAutoScalingGroup: 'b-system-asg' },
+          ],
           remediation: {
             raiseSystemNodegroup: { mode: 'apply' },
             requestQuotaIncrease: { mode: 'apply' },
@@ -358,16 +437,35 @@ describe('KarpenterDoctorStack at scale', () => {
     expect(find('eks:UpdateNodegroupConfig')?.Condition).toEqual({
       StringEquals: { 'aws:ResourceTag/karpenter-doctor/remediate': 'true' },
     });
+    expect(JSON.stringify(find('eks:UpdateNodegroupConfig')?.Resource)).toMatch(/:nodegroup\/a\/system\/\*"\]\]\}$/);
     expect(find('autoscaling:UpdateAutoScalingGroup')?.Condition).toEqual({
       StringEquals: { 'autoscaling:ResourceTag/karpenter-doctor/remediate': 'true' },
     });
-    expect(JSON.stringify(find('servicequotas:RequestServiceQuotaIncrease')?.Resource)).toContain(':ec2/*');
+    expect(JSON.stringify(find('autoscaling:UpdateAutoScalingGroup')?.Resource)).toContain(
+      ':autoScalingGroup:*:autoScalingGroupName/b-system-asg',
+    );
+    const quotaResources = JSON.stringify(find('servicequotas:RequestServiceQuotaIncrease')?.Resource);
+    expect(quotaResources).not.toContain(':ec2/*');
+    expect(quotaResources.match(/:ec2\/L-[0-9A-F]{8}/g)).toHaveLength(6);
     expect(JSON.stringify(template.toJSON())).not.toContain('AssociateVpcCidrBlock');
     const annotations = Annotations.fromStack(stack);
     expect([
       ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
       ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
     ]).toEqual([]);
+  });
+
+  it('grants no group change at all when no system group is configured', () => {
+    const { template } = synth(
+      parseConfig(
+        { clusters: [{ name: 'a', logGroups: ['/x'] }], remediation: { raiseSystemNodegroup: { mode: 'apply' } } },
+        'test',
+      ),
+    );
+
+    const actions = actionsOf(statementsOf(template, 'RemediationRole'));
+    expect(actions).not.toContain('autoscaling:UpdateAutoScalingGroup');
+    expect(actions).not.toContain('eks:UpdateNodegroupConfig');
   });
 
   it('leaves the remediator out while every action is off', () => {
