@@ -10,7 +10,6 @@ import {
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
 } from '@aws-sdk/client-service-quotas';
-import { RAISABLE_QUOTA_CODES } from '../core/actions';
 import { planSubnetCapacity } from '../core/cidr-plan';
 import { errorMessage } from '../core/decode';
 import { ec2QuotaFor } from '../core/advice/quota';
@@ -28,6 +27,7 @@ import {
   type RemediationReport,
 } from '../core/remediation';
 import { OPT_IN_TAG } from '../shared/env-names';
+import { RAISABLE_QUOTA_CODES } from '../shared/quota-codes';
 import { asgOptedIn, optedIn, type ClusterSettings, type EnrichmentClients } from './enrich';
 import type { IncidentStore } from './incident-store';
 

@@ -10,8 +10,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { RAISABLE_QUOTA_CODES } from '../../lambdas/core/actions';
 import { ENV, OPT_IN_TAG } from '../../lambdas/shared/env-names';
+import { RAISABLE_QUOTA_CODES } from '../../lambdas/shared/quota-codes';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
 
