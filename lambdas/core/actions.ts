@@ -1,5 +1,5 @@
-import type { RuleId } from './catalog';
-import type { ActionId } from './diagnose';
+import type { RuleId } from './rules';
+import type { ActionId } from './advice/types';
 
 /**
  * Which automatic action each rule may trigger (DESIGN §6). The remediator acts on what this says,

@@ -1,5 +1,5 @@
 import { actionsOf } from './actions';
-import type { RuleId } from './catalog';
+import type { RuleId } from './rules';
 import type { CidrPlan } from './cidr-plan';
 import type { ActionId } from './advice/types';
 import { shellArg } from './advice/shell';

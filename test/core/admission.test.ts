@@ -1,4 +1,4 @@
-import { ec2QuotaFor } from '../../lambdas/core/diagnose';
+import { ec2QuotaFor } from '../../lambdas/core/advice/quota';
 import { admitFinding, type AdmissionInput } from '../../lambdas/core/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../lambdas/shared/quota-codes';
 

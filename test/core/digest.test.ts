@@ -7,7 +7,7 @@ import {
   planNotices,
   type NoticeCandidate,
 } from '../../lambdas/core/digest';
-import type { RuleId } from '../../lambdas/core/catalog';
+import type { RuleId } from '../../lambdas/core/rules';
 
 const incident = (findingId: string, rule: RuleId, occurrences = 1, workloads: string[] = []): Incident => ({
   findingId,

@@ -12,6 +12,9 @@ import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 
+// Hundreds of incidents against a real local DynamoDB on a shared machine: generous, never timed.
+jest.setTimeout(120_000);
+
 const sns = mockClient(SNSClient);
 const events = mockClient(EventBridgeClient);
 const ec2 = mockClient(EC2Client);
@@ -169,7 +172,7 @@ describe('analyzer under a storm', () => {
       expect(point).toEqual({ ...hundred, incidents: point!.incidents });
     }
     expect(all!.dynamo + all!.sns + all!.putEvents).toBeLessThanOrEqual(120);
-  }, 120_000);
+  });
 });
 
 describe('analyzer in a shared application log group', () => {
