@@ -435,7 +435,15 @@ function parseNotice(body: string): Notice {
   };
 }
 
-const parseEvent = (body: string): DeliveredEvent => JSON.parse(body) as DeliveredEvent;
+/**
+ * An event as its target receives it. moto 5.2.1 leaves `account` out of the events it delivers;
+ * EventBridge always sets it to the account of the bus (the emulator's), and the remediation rule and
+ * the remediator both check it, so the harness puts it back.
+ */
+function parseEvent(body: string): DeliveredEvent {
+  const event = JSON.parse(body) as Omit<DeliveredEvent, 'account'> & { account?: string };
+  return { ...event, account: event.account ?? ACCOUNT };
+}
 
 /** A rule on `bus` that sends every event put on it (all come from the emulator's account) to `queueArn`. */
 async function captureBus(events: EventBridgeClient, bus: string, rule: string, queueArn: string): Promise<void> {
