@@ -477,6 +477,27 @@ describe('the more specific family wins over the general one', () => {
     ).toEqual(['aws-api-unreachable', 'aws-credentials-unavailable']);
   });
 
+  it('an instance metadata service with no role is a credentials problem, not an unreachable AWS API', () => {
+    expect(
+      rulesOf(
+        zapJson(
+          'operation error EC2: DescribeSubnets, get identity: get credentials: failed to refresh cached credentials, no EC2 IMDS role found, operation error ec2imds: GetMetadata, http response error StatusCode: 404, request to EC2 IMDS failed',
+        ),
+      ),
+    ).toEqual(['aws-credentials-unavailable']);
+  });
+
+  it('a kubelet that cannot reach the cluster endpoint is a node that never joins, not Karpenter off the network', () => {
+    expect(
+      rulesOf(
+        klog(
+          'kubelet_node_status.go:99',
+          '"Unable to register node with API server" err="Post \\"https://A1B2.yl4.us-east-2.eks.amazonaws.com/api/v1/nodes\\": dial tcp 10.1.0.10:443: i/o timeout" node="ip-10-1-2-3.us-east-2.compute.internal"',
+        ),
+      ),
+    ).toEqual(['node-bootstrap-failed']);
+  });
+
   it('names the Karpenter namespace of a forbidden service account in its advice', () => {
     const record = parseMessage(
       zapJson(

@@ -24,7 +24,6 @@ export default defineRule({
         'failed to resolve cluster endpoint',
         'could not find region',
         'missingregion',
-        'ec2 imds',
         'requesterror:',
       ),
       ['amazonaws.com', 'i/o timeout'],

@@ -30,6 +30,9 @@ export default defineRule({
       'failed to retrieve credentials',
       'failed to refresh cached credentials',
       'no ec2 imds role found',
+      // The instance metadata service answered no role or not at all: the SDK fell back to it for want of
+      // IRSA or Pod Identity credentials, a credentials problem before it is a network one.
+      'request to ec2 imds failed',
       'get identity: get credentials',
       // STS and every service: the token is unknown, expired or not trusted
       'invalidclienttokenid',

@@ -61,6 +61,9 @@ export default defineRule({
     ],
     // A NodePool whose nodes launched but never registered (Karpenter v1.1+); other reasons carry a launch error.
     conditions: [{ type: 'noderegistrationhealthy', reasons: ['registrationfailed'] }],
+    // A kubelet that cannot reach the cluster endpoint while registering is a node that never joins, not
+    // Karpenter failing to reach AWS: one finding, about the node.
+    supersedes: ['aws-api-unreachable'],
   },
   diagnose: (f) => {
     const nodeclass = f.first('nodeclasses', '<ec2nodeclass-name>');
