@@ -11,20 +11,6 @@ import {
 import { loadSamples, rulesOf } from '../helpers';
 import { fill, ruleExists } from '../support/vocabulary';
 
-/** The ids issue 19 adds (/work/families): data may name them before they are in the catalog. */
-const ISSUE_19_IDS = new Set([
-  'node-bootstrap-failed',
-  'node-join-unauthorized',
-  'karpenter-rbac-forbidden',
-  'crd-conversion-failed',
-  'aws-credentials-unavailable',
-  'aws-api-throttled',
-  'kubernetes-version-unsupported',
-  'resource-validation-failed',
-  'ami-discovery-failed',
-]);
-const knownOrAgreed = (rule: string): boolean => ruleExists(rule) || ISSUE_19_IDS.has(rule);
-
 const samples = new Set(loadSamples().samples.map((sample) => sample.raw));
 /** A generalisation line: never one of the shared labelled samples. */
 const unseen = (line: string): string => {
@@ -32,15 +18,8 @@ const unseen = (line: string): string => {
   return line;
 };
 
-/**
- * The rules a line must yield: its rule when the catalog has it; when the rule is an issue-19 id not
- * yet in the catalog, the line is pending and the test says so by checking that the id is indeed absent.
- */
+/** A line of the vocabulary yields its rule (every rule the data names is in the catalog: checked below). */
 function expectFires(line: string, rule: string): void {
-  if (!ruleExists(rule)) {
-    expect(ISSUE_19_IDS.has(rule)).toBe(true);
-    return;
-  }
   expect({ line, rules: rulesOf(unseen(line)) }).toEqual({ line, rules: expect.arrayContaining([rule]) });
 }
 
@@ -67,8 +46,7 @@ describe('EC2 error-code vocabulary', () => {
   it('maps each code to a catalog rule (or an agreed issue-19 id) or to a benign reason', () => {
     for (const entry of EC2_ERROR_CODES) {
       if (entry.rule === null) expect(EC2_BENIGN_REASONS[entry.benign!]).toBeDefined();
-      else
-        expect({ code: entry.code, rule: entry.rule, known: knownOrAgreed(entry.rule) }).toMatchObject({ known: true });
+      else expect({ code: entry.code, rule: entry.rule, known: ruleExists(entry.rule) }).toMatchObject({ known: true });
     }
   });
 
@@ -134,7 +112,7 @@ describe('event-reason vocabulary', () => {
     for (const entry of EVENT_REASONS) {
       expect(entry.source).toMatch(/\//);
       if (entry.rule === null) expect(entry.benign).toBeTruthy();
-      else expect(knownOrAgreed(entry.rule)).toBe(true);
+      else expect(ruleExists(entry.rule)).toBe(true);
     }
   });
 
@@ -190,7 +168,7 @@ describe('node agent messages (CNI IP pools, kubelet registration and lease)', (
 describe('status condition vocabulary', () => {
   it('gives each condition a failing polarity and a known or agreed rule', () => {
     for (const entry of CONDITIONS) {
-      if (entry.rule !== null) expect(knownOrAgreed(entry.rule)).toBe(true);
+      if (entry.rule !== null) expect(ruleExists(entry.rule)).toBe(true);
       expect(entry.failing.every((status) => ['True', 'False', 'Unknown'].includes(status))).toBe(true);
     }
   });
