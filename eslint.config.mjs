@@ -1,23 +1,23 @@
-// Lint rules, including the import boundaries of DESIGN §2: the core is pure, nothing under
-// lambdas/ reaches for the CDK, and only adapters and handlers talk to AWS.
+// Lint rules, including the import boundaries of docs/architecture.md (Layers and import rules): the core is
+// pure, nothing under lambdas/ reaches for the CDK, and only adapters and handlers talk to AWS.
 import tseslint from 'typescript-eslint';
 
 const cdk = {
   group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'],
-  message: 'lambdas/ never imports the CDK (DESIGN §2).',
+  message: 'lambdas/ never imports the CDK (docs/architecture.md).',
 };
 const awsSdk = {
   group: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
-  message: 'lambdas/core is pure: no AWS SDK, no Powertools (DESIGN §2).',
+  message: 'lambdas/core is pure: no AWS SDK, no Powertools (docs/architecture.md).',
 };
 const outward = {
   group: ['../adapters/*', '../handlers/*', '../shared/*', '../../bin/*', '../../lib/*'],
-  message: 'lambdas/core imports nothing from outside itself (DESIGN §2).',
+  message: 'lambdas/core imports nothing from outside itself (docs/architecture.md).',
 };
 
 const handlersByPath = {
   group: ['**/lambdas/core/*', '**/lambdas/adapters/*', '**/lambdas/handlers/*'],
-  message: 'lib/ refers to handlers by file path only; shared names live in lambdas/shared (DESIGN §2).',
+  message: 'lib/ refers to handlers by file path only; shared names live in lambdas/shared (docs/architecture.md).',
 };
 
 export default tseslint.config(

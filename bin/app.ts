@@ -5,7 +5,8 @@ import { KarpenterDoctorStack } from '../lib/karpenter-doctor-stack';
 import { ConfigError } from '../lib/config';
 import { configFromContext } from './config-source';
 
-// The CDK app. Context and environment are read here only (DESIGN §2); the stack gets typed props.
+// The CDK app. Context and environment are read here only (docs/architecture.md, Layers and import rules);
+// the stack gets typed props.
 const app = new App();
 try {
   const config = configFromContext(app);

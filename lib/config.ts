@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /**
- * The one configuration document of a deployment (DESIGN §5). Read and validated once in `bin/`;
+ * The one configuration document of a deployment (README, "2. Configure"). Read and validated once in `bin/`;
  * everything below receives the typed, defaulted result. Every key and default is documented in the
  * README ("Configuration") and shown in `config/karpenter-doctor.example.jsonc`.
  */

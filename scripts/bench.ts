@@ -6,7 +6,7 @@
  * (and then leaves docs/BENCHMARKS.md alone).
  *
  * The floor is the least work any analyzer must do with a delivery: gunzip + one JSON.parse of the
- * subscription envelope (DESIGN.md §8).
+ * subscription envelope (not of each message).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -198,7 +198,7 @@ const decodedSize = (data: string) => gunzipSync(Buffer.from(data, 'base64')).le
 // ---------------------------------------------------------------------------------------------
 // Timing
 
-/** gunzip + one JSON.parse of the subscription envelope: the least any analyzer does (DESIGN.md §8). */
+/** gunzip + one JSON.parse of the subscription envelope: the least any analyzer does. */
 export function floor(data: string): number {
   const document = JSON.parse(gunzipSync(Buffer.from(data, 'base64')).toString('utf8')) as { logEvents: unknown[] };
   return document.logEvents.length;
@@ -667,7 +667,7 @@ function markdown(): string {
     'Written by `npm run bench` (scripts/bench.ts). Every figure comes from one run on one machine and,',
     'where it can be, is a ratio to a baseline measured alongside it: absolute times on a shared machine',
     'are noise. The floor is the least work any analyzer must do with a delivery: gunzip + one',
-    'JSON.parse of the subscription envelope (DESIGN.md §8).',
+    'JSON.parse of the subscription envelope.',
     '',
     `Machine: ${machine()}.`,
     '',

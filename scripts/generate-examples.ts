@@ -1,7 +1,7 @@
 /**
  * Writes the bundled example logs under examples/. Deterministic (seeded), so re-running it gives
  * the same files. Healthy lines follow the shapes of real Karpenter v1 output
- * (../shared/reference/karpenter-samples.jsonl); the incidents use real error texts.
+ * (test/fixtures/karpenter-samples.jsonl); the incidents use real error texts.
  *
  *   npx tsx scripts/generate-examples.ts
  */

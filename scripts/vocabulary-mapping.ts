@@ -15,7 +15,7 @@ export interface Mapping {
   silent?: boolean;
 }
 
-/** Template (lower-cased) → rule. Ids not yet on main (issue 19) are kept: the test marks them pending. */
+/** Template (lower-cased) → rule; test/core/vocabulary-coverage.test.ts fails on an id the catalog lacks. */
 const RULES: Array<[RegExp, string]> = [
   // AWS access, throttling and credentials (the EC2 codes Karpenter names in its own messages).
   [/requestlimitexceeded|rate exceeded|throttl/, 'aws-api-throttled'],
@@ -257,7 +257,7 @@ export function mapTemplate(
 }
 
 /**
- * EC2 API error codes (../shared/reference/ec2-error-codes.md, families assigned there) → rule.
+ * EC2 API error codes (the families of the transcription scripts/mine-vocabulary.ts reads) → rule.
  * A family's default applies unless the code is named below; null families are benign with the
  * family's reason. Reviewed code by code against the page's meanings and Karpenter's own grouping
  * (pkg/errors/errors.go @ v1.14.1).

@@ -21,8 +21,8 @@ export interface Sample {
 }
 
 /**
- * The shared labelled samples (../shared/reference). CI has shared/ beside the clone; elsewhere the
- * copy in test/fixtures (kept identical) is used.
+ * The labelled samples: the team's copy beside the clone when it is there (CI has it), otherwise the
+ * copy in test/fixtures (kept identical).
  */
 export function loadSamples(): { path: string; samples: Sample[] } {
   const shared = join(ROOT, '..', 'shared', 'reference', 'karpenter-samples.jsonl');

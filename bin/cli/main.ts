@@ -11,7 +11,7 @@ import type { WatchOptions } from './watch-command';
 export type { Io } from './io';
 
 /**
- * Exit codes (DESIGN §5), one meaning each: 0 nothing at or above --fail-on, 1 a finding at or
+ * Exit codes (README, "CLI"), one meaning each: 0 nothing at or above --fail-on, 1 a finding at or
  * above it, 2 bad usage or input that cannot be read, 3 a fault of karpenter-doctor itself.
  */
 export const EXIT = { ok: 0, failOn: 1, usage: 2, internal: 3 } as const;

@@ -94,11 +94,11 @@ interface CacheEntry {
 }
 
 /**
- * Live AWS context for findings about to notify (DESIGN §3 step 6). The calls of one `enrich` are
- * batched over all its findings — one DescribeSubnets for every subnet of a batch, however many
- * lines named them — and their results are cached for a short while across warm invocations. Every
- * call shares one time budget. A failed, throttled or timed-out call never fails the finding: it is
- * listed in `context.enrichmentErrors` of each finding that needed it.
+ * Live AWS context for findings about to notify (docs/architecture.md, One delivery, step 6). The calls of
+ * one `enrich` are batched over all its findings — one DescribeSubnets for every subnet of a batch, however
+ * many lines named them — and their results are cached for a short while across warm invocations. Every call
+ * shares one time budget. A failed, throttled or timed-out call never fails the finding: it is listed in
+ * `context.enrichmentErrors` of each finding that needed it.
  */
 export class Enricher {
   private readonly cache = new Map<string, CacheEntry>();

@@ -50,10 +50,10 @@ export type Channel = 'sns' | 'events';
 const MAX_BATCH_GET = 100;
 
 /**
- * The incident table (DESIGN §3 step 5). One item per finding key, written with optimistic locking
- * (`version`), plus one marker item per subscription batch so that a re-delivered or retried batch is
- * counted once and its notifications are finished by exactly one invocation. Expiry is checked on
- * every read; the table's TTL attribute (`expiresAt`) only cleans up.
+ * The incident table (docs/architecture.md, The incident lifecycle). One item per finding key, written with
+ * optimistic locking (`version`), plus one marker item per subscription batch so that a re-delivered or
+ * retried batch is counted once and its notifications are finished by exactly one invocation. Expiry is
+ * checked on every read; the table's TTL attribute (`expiresAt`) only cleans up.
  */
 export class IncidentStore {
   /**

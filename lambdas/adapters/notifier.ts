@@ -54,11 +54,11 @@ export interface Untracked {
 }
 
 /**
- * Turns due notifications into published ones (DESIGN §3 steps 6–8): per cluster the most severe
- * few as notices of their own, with live context; everything else in one digest per cluster; one
- * EventBridge entry per finding — skipping channels a previous attempt already published, and marking
- * each finding's channels in the store in one write once they went out. Every AWS call runs with
- * bounded concurrency, so one delivery's calls are bounded whatever it holds.
+ * Turns due notifications into published ones (docs/architecture.md, One delivery, steps 6–8): per cluster
+ * the most severe few as notices of their own, with live context; everything else in one digest per cluster;
+ * one EventBridge entry per finding — skipping channels a previous attempt already published, and marking
+ * each finding's channels in the store in one write once they went out. Every AWS call runs with bounded
+ * concurrency, so one delivery's calls are bounded whatever it holds.
  */
 export class Notifier {
   constructor(

@@ -4,7 +4,10 @@ import { errorMessage } from '../core/decode';
 import type { EventEntry } from '../core/events';
 import type { SnsNotification } from '../core/render-notification';
 
-/** PutEvents accepts at most 10 entries a request (reference/aws-facts.md §4.1). */
+/**
+ * PutEvents accepts at most 10 entries a request
+ * (https://docs.aws.amazon.com/eventbridge/latest/APIReference/API_PutEvents.html).
+ */
 export const MAX_ENTRIES_PER_PUT = 10;
 
 export interface PublisherOptions {

@@ -1,7 +1,7 @@
 /**
  * Planning more IPv4 address space for Karpenter: secondary VPC CIDR candidates and a subnet per
  * zone in the first of them. Advice only: associating a CIDR touches routing, peering and transit
- * gateways, so karpenter-doctor never does it (reference/aws-facts.md §5.2).
+ * gateways, so karpenter-doctor never does it (https://docs.aws.amazon.com/vpc/latest/userguide/vpc-cidr-blocks.html).
  *
  * Which ranges a VPC may add depends on its primary range ("IPv4 CIDR block association
  * restrictions", Amazon VPC User Guide): beside a primary in one RFC 1918 block, the other RFC 1918

@@ -1,5 +1,5 @@
 /**
- * Live AWS facts behind a finding (DESIGN §5 `context`). The core only reads them; the adapters
+ * Live AWS facts behind a finding (its `context`). The core only reads them; the adapters
  * fill them in for findings about to notify. Every part is optional: what could not be checked is
  * listed in `enrichmentErrors` instead.
  */

@@ -1,13 +1,16 @@
 import type { Finding } from './finding';
 
-/** EventBridge `detail-type`s (DESIGN §1): stable names that remediation rules and consumers match on. */
+/** EventBridge `detail-type`s: stable names that remediation rules and consumers match on. */
 export const DETAIL_TYPES = {
   finding: 'Karpenter Finding',
   resolved: 'Karpenter Finding Resolved',
   remediation: 'Karpenter Remediation',
 } as const;
 
-/** The default event `source`: reverse-DNS, never `aws.` (reference/aws-facts.md §4.1). */
+/**
+ * The default event `source`: reverse-DNS, never `aws.`
+ * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html).
+ */
 export const DEFAULT_EVENT_SOURCE = 'io.karpenter-doctor';
 
 /** One PutEvents entry, before the bus name is added. */

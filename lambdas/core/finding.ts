@@ -6,7 +6,7 @@ import type { Entities, Severity } from './model';
 
 export type FindingStatus = 'open' | 'ongoing' | 'resolved';
 
-/** The finding contract (DESIGN §5): EventBridge `detail`, SNS `default`, CLI `--format json`. */
+/** The finding contract (README, "What arrives"): EventBridge `detail`, SNS `default`, CLI `--format json`. */
 export interface Finding {
   schemaVersion: '1';
   findingId: string;

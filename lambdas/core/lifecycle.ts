@@ -5,9 +5,9 @@ import type { FindingStatus } from './finding';
 import { SEVERITIES, type Entities, type EntityKind, type Severity } from './model';
 
 /**
- * The incident lifecycle (DESIGN §3 step 5): what the store keeps per finding key, and the pure
- * decision of what one batch does to it — notify as new, count as ongoing, re-notify, or nothing
- * because the batch was counted before. The DynamoDB adapter only loads, writes conditionally and
+ * The incident lifecycle (docs/architecture.md, The incident lifecycle): what the store keeps per finding
+ * key, and the pure decision of what one batch does to it — notify as new, count as ongoing, re-notify, or
+ * nothing because the batch was counted before. The DynamoDB adapter only loads, writes conditionally and
  * retries; every decision is made here.
  */
 

@@ -42,7 +42,7 @@ export const ENTITY_KINDS = [
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 export type Entities = Partial<Record<EntityKind, string[]>>;
 
-/** The shapes a record can arrive in (DESIGN §3). */
+/** The shapes a record can arrive in (docs/architecture.md, One delivery, step by step). */
 export type RecordFormat = 'zap-json' | 'zap-console' | 'klog' | 'k8s-event' | 'kubectl-event-row' | 'plain';
 
 /** Where a record came from, carried into evidence so a reader can find the original line. */

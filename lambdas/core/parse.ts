@@ -2,9 +2,9 @@ import { isObject, tryJson } from './decode';
 import type { EventInfo, LogRecord, ObjectRef, RecordOrigin } from './model';
 
 /**
- * Turns one log message — a CloudWatch event or a line of a local file — into a LogRecord, whatever
- * envelopes it sits in (DESIGN §3, reference/log-envelopes.md). Never throws; returns undefined for
- * blank input.
+ * Turns one log message — a CloudWatch event or a line of a local file — into a LogRecord, whatever envelopes
+ * it sits in (docs/architecture.md, One delivery, step by step). Never throws; returns undefined for blank
+ * input.
  *
  * Every pattern here is anchored and built from disjoint character classes, so matching is linear in
  * the length of the line (test/core/regex-safety.test.ts checks each one).

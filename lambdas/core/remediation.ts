@@ -8,9 +8,9 @@ import { MAX_SUBJECT_CHARS } from './render-notification';
 import { asciiOnly, codeSafe, escapeMarkdown, truncate } from './sanitize';
 
 /**
- * Guarded remediation (DESIGN §6), the decisions only: what each action would change, within which
- * caps, and what it tells. The remediator adapter reads the live state, asks these functions, and
- * applies only what they return in apply mode.
+ * Guarded remediation (README, "Remediation: acting on findings"), the decisions only: what each action would
+ * change, within which caps, and what it tells. The remediator adapter reads the live state, asks these
+ * functions, and applies only what they return in apply mode.
  */
 
 export type RemediationMode = 'off' | 'dry-run' | 'apply';

@@ -4,7 +4,10 @@ import { asciiOnly, codeSafe, escapeMarkdown, truncate } from './sanitize';
 
 /** SNS accepts at most 262,144 bytes; the margin covers the attributes and the Subject. */
 export const MAX_SNS_MESSAGE_BYTES = 256 * 1024 - 4 * 1024;
-/** The SNS Subject limit: printable ASCII, under 100 characters (reference/aws-facts.md §3.1). */
+/**
+ * The SNS Subject limit: printable ASCII, under 100 characters
+ * (https://docs.aws.amazon.com/sns/latest/api/API_Publish.html).
+ */
 export const MAX_SUBJECT_CHARS = 99;
 
 /** What one SNS publish of a finding carries (MessageStructure=json). */

@@ -1,6 +1,6 @@
 /**
  * Log text is attacker-influenceable (pod names, annotations, error strings). Everything derived
- * from it is passed through here before a person sees it (CWE-117; reference/aws-facts.md §8.5).
+ * from it is passed through here before a person sees it (CWE-117, https://cwe.mitre.org/data/definitions/117.html).
  */
 
 // C0/C1 controls, DEL, ANSI escapes, bidi overrides and zero-width characters.

@@ -39,10 +39,10 @@ export interface AnalyzerDeps extends FunctionDeps<AnalyzerSettings> {
 }
 
 /**
- * One CloudWatch Logs subscription delivery: decode → classify and aggregate → count in the incident
- * store → enrich what will notify → diagnose → publish to SNS and EventBridge. Bad input is counted
- * and never throws; only a failure to record or publish does, after the store lets the retry skip
- * what is done (reference/aws-facts.md, design implications 1–3).
+ * One CloudWatch Logs subscription delivery: decode → classify and aggregate → count in the incident store →
+ * enrich what will notify → diagnose → publish to SNS and EventBridge. Bad input is counted and never throws;
+ * only a failure to record or publish does, after the store lets the retry skip what is done
+ * (docs/architecture.md, One delivery, step by step).
  */
 export async function analyzeSubscription(
   event: unknown,

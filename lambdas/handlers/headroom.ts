@@ -37,10 +37,10 @@ const RULE = 'subnet-ip-headroom-low';
 const DESCRIBE_BUDGET_MS = 8_000;
 
 /**
- * The scheduled headroom check (DESIGN §1): for each cluster, read the free IPs of the subnets
- * Karpenter launches into, keep their history, forecast exhaustion, and raise `subnet-ip-headroom-low`
- * before pods go Pending; then sweep every incident that has been quiet for the resolve window and
- * send its resolved notice once. A failed read is a gap, never a recovery.
+ * The scheduled headroom check (docs/architecture.md, The headroom schedule): for each cluster, read the free
+ * IPs of the subnets Karpenter launches into, keep their history, forecast exhaustion, and raise
+ * `subnet-ip-headroom-low` before pods go Pending; then sweep every incident that has been quiet for the
+ * resolve window and send its resolved notice once. A failed read is a gap, never a recovery.
  */
 export async function checkHeadroom(
   event: unknown,

@@ -8,9 +8,9 @@ import { SNSClient } from '@aws-sdk/client-sns';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
- * SDK clients, created on first use and kept for the life of the execution environment. Standard
- * retry mode (3 attempts, backoff with jitter) on every client: Describe calls share the account's
- * token buckets with Karpenter and the VPC CNI (reference/aws-facts.md §5.3).
+ * SDK clients, created on first use and kept for the life of the execution environment. Standard retry mode
+ * (3 attempts, backoff with jitter) on every client: Describe calls share the account's token buckets with
+ * Karpenter and the VPC CNI (https://docs.aws.amazon.com/ec2/latest/devguide/ec2-api-throttling.html).
  */
 export interface AwsClients {
   readonly dynamo: DynamoDBDocumentClient;

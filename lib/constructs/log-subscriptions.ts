@@ -28,7 +28,7 @@ export interface LogSubscriptionsProps {
  * delivery says which cluster it is about. CloudWatch Logs may invoke the analyzer through a single
  * resource-policy statement whose source ARN is bounded to this account and region (and to the
  * groups' common name prefix when they share one) — per-group permissions would pass the 20 KB
- * policy limit at a few dozen groups (reference/aws-facts.md §1.5).
+ * policy limit at a few dozen groups (docs/architecture.md, AWS limits the design respects).
  */
 export class LogSubscriptions extends Construct {
   public readonly filters: SubscriptionFilter[] = [];

@@ -66,7 +66,7 @@ const METRICS_PER_ALARM = 10;
  * CloudWatch alarms of this account and region may use: a broken findings topic or key (disabled,
  * scheduled for deletion, policy edited) cannot also silence the alarms about it. A subscription that fails with a
  * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on,
- * ten log groups per alarm (reference/aws-facts.md, design implications 4 and 25).
+ * ten log groups per alarm (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/Subscriptions.html).
  */
 export class Operations extends Construct {
   public readonly alarms: IAlarm[] = [];

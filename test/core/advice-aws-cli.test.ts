@@ -4,11 +4,11 @@ import { adviceCommands, withDummies } from '../support/advice-cases';
 import { firstCommandWords } from '../support/shell-words';
 
 /**
- * Every `aws` command the advice prints is parsed by the real AWS CLI v1 (TOOLCHAIN 16): pointed at
- * an endpoint nothing listens on, a command the CLI accepts fails with "Could not connect to the
+ * Every `aws` command the advice prints is parsed by the real AWS CLI v1 (python3 with the awscli package):
+ * pointed at an endpoint nothing listens on, a command the CLI accepts fails with "Could not connect to the
  * endpoint URL"; a wrong one fails on its syntax first (unknown option, invalid choice, parameter
- * validation). Placeholders are filled with values of the right shape; each distinct command runs
- * once, all in one Python process (the CLI's own driver), so the check takes seconds.
+ * validation). Placeholders are filled with values of the right shape; each distinct command runs once, all
+ * in one Python process (the CLI's own driver), so the check takes seconds.
  */
 
 const HELPER = join(__dirname, '..', 'support', 'aws-cli-syntax.py');

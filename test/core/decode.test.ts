@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/decode';
 import { controlMessageEvent } from '../support/awslogs';
 
-// The test vector published in the Powertools for AWS Lambda parser docs (reference/log-envelopes.md §1.2).
+// The CloudWatch Logs test vector published in the Powertools for AWS Lambda (TypeScript) parser docs.
 const POWERTOOLS_VECTOR =
   'H4sIAAAAAAAAAHWPwQqCQBCGX0Xm7EFtK+smZBEUgXoLCdMhFtKV3akI8d0bLYmibvPPN3wz00CJxmQnTO41whwWQRIctmEcB6sQbFC3CjW3XW8kxpOpP+OC22d1Wml1qZkQGtoMsScxaczKN3plG8zlaHIta5KqWsozoTYw3/djzwhpLwivWFGHGpAFe7DL68JlBUk+l7KSN7tCOEJ4M3/qOI49vMHj+zCKdlFqLaU2ZHV2a4Ct/an0/ivdX8oYc1UVX860fQDQiMdxRQEAAA==';
 

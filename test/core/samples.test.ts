@@ -4,7 +4,7 @@ const { samples } = loadSamples();
 // Lines are scored one by one, with embedded newlines folded as the scorer does.
 const asLine = (raw: string): string => raw.replace(/\r?\n/g, ' ');
 
-describe('real public Karpenter lines (reference/karpenter-samples.jsonl)', () => {
+describe('real public Karpenter lines (the labelled samples of loadSamples)', () => {
   const failures = samples.filter((s) => s.expected_rules.length > 0 && !s.benign);
   const benign = samples.filter((s) => s.benign);
   const noise = samples.filter((s) => s.expected_rules.length === 0);

@@ -3,8 +3,9 @@ import type { RuleId } from '../../lambdas/core/rules';
 import { rulesOf } from '../helpers';
 
 /**
- * Every error message quoted in the seed article (shared/seed/karpenter-scaling-troubleshooting.es.txt),
- * verbatim between «», with the rule its section stands for. §13 (consolidation) quotes no message.
+ * Every error message quoted in the seed article (the AWS Knowledge Center article on troubleshooting
+ * Karpenter scaling, in Spanish), verbatim between «», with the rule its section stands for. §13
+ * (consolidation) quotes no message.
  */
 const SEED_MESSAGES: ReadonlyArray<readonly [section: string, rule: RuleId, message: string]> = [
   [

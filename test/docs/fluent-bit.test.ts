@@ -39,7 +39,7 @@ describe('docs/fluent-bit/kubernetes-events.conf', () => {
   });
 
   it('produces records the analyzer diagnoses: an Event object as the CloudWatch message', () => {
-    // The record shape of the kubernetes_events input (reference/log-envelopes.md §3.4), for a
+    // The record shape of Fluent Bit's kubernetes_events input (the Event object as the API serves it), for a
     // FailedScheduling of a Karpenter controller pod.
     const record = {
       metadata: {

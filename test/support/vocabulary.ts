@@ -28,7 +28,7 @@ export function loadMessages(): MessageRow[] {
 }
 
 const KNOWN: ReadonlySet<string> = new Set(RULE_IDS);
-/** True when the rule id exists in the catalog on this branch (issue-19 ids arrive with the families work). */
+/** True when the rule id exists in the catalog. */
 export const ruleExists = (rule: string): boolean => KNOWN.has(rule);
 
 /**

@@ -2,7 +2,7 @@ import type { FindingContext } from '../context';
 import type { Entities } from '../model';
 import type { RuleId } from '../rules/ids';
 
-/** An automatic remediation action (DESIGN §6); off unless the operator turns it on. */
+/** An automatic remediation action (README, "Remediation: acting on findings"); off unless the operator turns it on. */
 export type ActionId = 'raise-system-nodegroup' | 'request-quota-increase' | 'plan-subnet-capacity';
 
 export interface RemediationStep {

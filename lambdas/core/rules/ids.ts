@@ -1,7 +1,8 @@
 /**
- * Every rule id, in catalog order (DESIGN §4). Ids are a public contract: they appear in findings, SNS message
- * attributes, EventBridge rules and users' subscription filter policies. Never rename one.
- * A new rule adds its id here and its module to the registry (`./index.ts`); the registry test checks both.
+ * Every rule id, in catalog order (README, "Rule catalog"). Ids are a public contract: they appear in
+ * findings, SNS message attributes, EventBridge rules and users' subscription filter policies. Never rename
+ * one. A new rule adds its id here and its module to the registry (`./index.ts`); the registry test checks
+ * both.
  */
 export const RULE_IDS = [
   'karpenter-controller-unschedulable',

@@ -123,7 +123,7 @@ function withVocabulary(rule: LogRule): LogRule {
   };
 }
 
-/** The catalog view: id → entry (DESIGN §4). */
+/** The catalog view: id → entry (README, "Rule catalog"). */
 export const CATALOG: Readonly<Record<RuleId, RuleInfo>> = Object.fromEntries(
   RULE_LIST.map((rule) => [rule.info.id, rule.info]),
 ) as Record<RuleId, RuleInfo>;

@@ -77,7 +77,8 @@ export interface Recognition {
 export interface Example {
   line: string;
   /**
-   * A URL, `repo@tag:path`, `seed §n` (shared/seed/karpenter-scaling-troubleshooting.es.txt), or
+   * A URL, `repo@tag:path`, `seed §n` (section n of the AWS Knowledge Center article on troubleshooting
+   * Karpenter scaling, in Spanish, that the catalog started from), or
    * `constructed from <the emitter's message template>`.
    */
   source: string;

@@ -17,7 +17,7 @@
 export interface EventReason {
   reason: string;
   emitter: 'kubelet' | 'pv-controller' | 'attach-detach' | 'kube-scheduler' | 'karpenter';
-  /** The rule the reason alone means, or null. Ids may be ahead of the catalog (issue 19). */
+  /** The rule the reason alone means, or null; a test holds every id to the catalog. */
   rule: string | null;
   /** Why a null reason does not fire on its own. */
   benign?: string;

@@ -267,7 +267,7 @@ export const KARPENTER_TERMS: readonly KarpenterTerm[] = [
   // Storage
   t('volume-attach-limit', 'would exceed volume limit', 'would exceed volume limit for %s, %d > %d'),
   t('volume-attach-limit', 'would exceed node volume limits', 'would exceed node volume limits'),
-  // Rules issue 19 adds (pending until their ids are in the catalog)
+  // AMI discovery, version support, validation, bootstrap and credentials
   t('ami-discovery-failed', 'amis for alias', 'failed to discover any amis for alias "al2@%s"'),
   t('ami-discovery-failed', 'no amis exist given constraints', 'no amis exist given constraints'),
   t('ami-discovery-failed', 'failed discovering amis from ssm', 'failed discovering amis from ssm'),

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /**
- * A moto server (the local AWS emulator, ../shared/TOOLCHAIN.md 13) on 127.0.0.1 at a port chosen at
+ * A moto server (the local AWS emulator, docs/integration-tests.md) on 127.0.0.1 at a port chosen at
  * run time. Start one per test file in `beforeAll`, `reset()` it in `beforeEach`, `stop()` it in
  * `afterAll`. It runs in a process group of its own, which `stop()` — and, should the test process
  * end without it, an exit hook — kills as a whole, so no emulator outlives the tests.
