@@ -1,23 +1,29 @@
-// Lint rules, including the import boundaries of docs/architecture.md (Layers and import rules): the core is
-// pure, nothing under lambdas/ reaches for the CDK, and only adapters and handlers talk to AWS.
+// Lint rules, including the import boundaries: contracts/ holds what the stack and the functions
+// agree on and imports nothing of the project; the core is pure; nothing under lambdas/ reaches for
+// the CDK; only adapters and handlers talk to AWS; lib/ knows the functions by file path and by the
+// contracts only (docs/architecture.md, Layers and import rules).
 import tseslint from 'typescript-eslint';
 
 const cdk = {
   group: ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs', 'cdk-nag'],
-  message: 'lambdas/ never imports the CDK (docs/architecture.md).',
+  message: 'lambdas/ and contracts/ never import the CDK.',
 };
 const awsSdk = {
   group: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
-  message: 'lambdas/core is pure: no AWS SDK, no Powertools (docs/architecture.md).',
+  message: 'lambdas/core and contracts/ are pure: no AWS SDK, no Powertools.',
 };
 const outward = {
   group: ['../adapters/*', '../handlers/*', '../shared/*', '../../bin/*', '../../lib/*'],
-  message: 'lambdas/core imports nothing from outside itself (docs/architecture.md).',
+  message: 'lambdas/core imports nothing from outside itself but contracts/.',
+};
+const project = {
+  group: ['../*'],
+  message: 'contracts/ imports nothing of the project (only zod): lib/, lambdas/ and bin/ import it.',
 };
 
-const handlersByPath = {
-  group: ['**/lambdas/core/*', '**/lambdas/adapters/*', '**/lambdas/handlers/*'],
-  message: 'lib/ refers to handlers by file path only; shared names live in lambdas/shared (docs/architecture.md).',
+const lambdasFromLib = {
+  group: ['**/lambdas/*', '**/lambdas/**'],
+  message: 'lib/ refers to the functions by file path only; what it shares with them lives in contracts/.',
 };
 
 export default tseslint.config(
@@ -35,6 +41,9 @@ export default tseslint.config(
     files: ['lambdas/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward] }] },
   },
-
-  { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [handlersByPath] }] } },
+  { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [lambdasFromLib] }] } },
+  {
+    files: ['contracts/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, project] }] },
+  },
 );

@@ -2,7 +2,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { KarpenterDoctorStack } from '../lib/karpenter-doctor-stack';
-import { ConfigError } from '../lib/config';
+import { ConfigError } from '../contracts/config';
 import { configFromContext } from './config-source';
 
 // The CDK app. Context and environment are read here only (docs/architecture.md, Layers and import rules);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { App } from 'aws-cdk-lib';
-import { ConfigError, parseConfig, type KarpenterDoctorConfig } from '../lib/config';
+import { ConfigError, parseConfig, type KarpenterDoctorConfig } from '../contracts/config';
 
 /**
  * Reads the configuration from `-c config=<path>` (a JSON file), or from the `karpenterDoctor`

@@ -2,7 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { KarpenterDoctorConfig } from './config';
+import type { KarpenterDoctorConfig } from '../contracts/config';
 import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
 import { HeadroomCheck } from './constructs/headroom-check';
@@ -10,10 +10,10 @@ import { IncidentTable } from './constructs/incident-table';
 import { LogSubscriptions } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
 import { Remediation } from './constructs/remediation';
-import { EVENT_SOURCE } from '../lambdas/shared/env-names';
+import { EVENT_SOURCE } from '../contracts/events';
 
 export interface KarpenterDoctorStackProps extends StackProps {
-  /** The validated configuration (see lib/config.ts). */
+  /** The validated configuration (see contracts/config.ts). */
   readonly config: KarpenterDoctorConfig;
 }
 

@@ -1,6 +1,7 @@
 import { analyzeMessages } from '../lambdas/core/analyze';
 import type { FindingContext } from '../lambdas/core/context';
 import { zoneTotals } from '../lambdas/core/context';
+import { EVENT_SOURCE } from '../contracts/events';
 import { findingEventOf } from '../lambdas/core/events';
 import { buildFinding } from '../lambdas/core/finding';
 import { subnetExhaustionLine } from '../test/support/awslogs';
@@ -71,7 +72,7 @@ export function docsExamples(): Record<string, string> {
     occurrences: 3,
   });
   const notification = snsNotificationOf(finding);
-  const event = findingEventOf(finding, 'io.karpenter-doctor', {
+  const event = findingEventOf(finding, EVENT_SOURCE, {
     partition: 'aws',
     region: 'eu-west-1',
     account: '111122223333',

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { version } from '../../package.json';
 import { SEVERITIES } from '../../lambdas/core/model';
-import { DEFAULT_DISCOVERY_TAG_KEY } from '../../lambdas/shared/settings';
+import { DEFAULT_DISCOVERY_TAG_KEY } from '../../contracts/names';
 import type { AnalyzeOptions } from './analyze-command';
 import { processIo, type Io } from './io';
 import type { RulesFormat } from './rules-command';

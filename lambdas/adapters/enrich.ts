@@ -32,7 +32,7 @@ import { errorMessage } from '../core/decode';
 import { ec2QuotaFor } from '../core/advice/quota';
 import type { Entities } from '../core/model';
 import { truncate } from '../core/sanitize';
-import { OPT_IN_TAG } from '../shared/env-names';
+import { OPT_IN_TAG } from '../../contracts/names';
 
 /** SDK clients of the enrichment; created once per execution environment and injected. */
 export interface EnrichmentClients {

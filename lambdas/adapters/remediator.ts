@@ -14,7 +14,6 @@ import { planSubnetCapacity } from '../core/cidr-plan';
 import { errorMessage } from '../core/decode';
 import { ec2QuotaFor } from '../core/advice/quota';
 import { shellArg } from '../core/advice/shell';
-import type { ActionId } from '../core/advice/types';
 import type { Finding } from '../core/finding';
 import {
   eniConfigYaml,
@@ -23,20 +22,17 @@ import {
   raiseCommands,
   subnetPlanCommands,
   type GroupState,
-  type RemediationMode,
   type RemediationReport,
 } from '../core/remediation';
-import { OPT_IN_TAG } from '../shared/env-names';
-import { RAISABLE_QUOTA_CODES } from '../shared/quota-codes';
+import type { RemediationConfig } from '../../contracts/config';
+import { OPT_IN_TAG } from '../../contracts/names';
+import type { ActionId, RemediationMode } from '../../contracts/remediation';
+import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 import { asgOptedIn, optedIn, type ClusterSettings, type EnrichmentClients } from './enrich';
 import type { IncidentStore } from './incident-store';
 
 /** Mode and caps per action, from the configuration. */
-export interface RemediationSettings {
-  raiseSystemNodegroup: { mode: RemediationMode; maxMinSize: number };
-  requestQuotaIncrease: { mode: RemediationMode; maxValue: number; windowHours: number };
-  planSubnetCapacity: { mode: Exclude<RemediationMode, 'apply'> };
-}
+export type RemediationSettings = RemediationConfig;
 
 /** The Cluster Autoscaler's auto-discovery tag: its presence means desired capacity is the autoscaler's. */
 const CLUSTER_AUTOSCALER_TAG = 'k8s.io/cluster-autoscaler/enabled';

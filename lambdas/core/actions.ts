@@ -1,10 +1,10 @@
 import type { RuleId } from './rules';
-import type { ActionId } from './advice/types';
+import type { ActionId } from '../../contracts/remediation';
 
 /**
  * Which automatic action each rule may trigger (docs/architecture.md, One delivery, step by step). The
  * remediator acts on what this says, never on what an event claims. The quotas a request may name are in
- * `lambdas/shared/quota-codes.ts`, where the stack can read them too.
+ * `contracts/quota-codes.ts`, where the stack can read them too.
  */
 export const ACTIONS_BY_RULE: Partial<Record<RuleId, readonly ActionId[]>> = {
   'karpenter-controller-unschedulable': ['raise-system-nodegroup'],

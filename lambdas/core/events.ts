@@ -1,17 +1,5 @@
+import { DETAIL_TYPES } from '../../contracts/events';
 import type { Finding } from './finding';
-
-/** EventBridge `detail-type`s: stable names that remediation rules and consumers match on. */
-export const DETAIL_TYPES = {
-  finding: 'Karpenter Finding',
-  resolved: 'Karpenter Finding Resolved',
-  remediation: 'Karpenter Remediation',
-} as const;
-
-/**
- * The default event `source`: reverse-DNS, never `aws.`
- * (https://docs.aws.amazon.com/eventbridge/latest/userguide/eb-events-structure.html).
- */
-export const DEFAULT_EVENT_SOURCE = 'io.karpenter-doctor';
 
 /** One PutEvents entry, before the bus name is added. */
 export interface EventEntry {

@@ -1,7 +1,7 @@
 import { actionsOf } from './actions';
 import type { RuleId } from './rules';
 import type { CidrPlan } from './cidr-plan';
-import type { ActionId } from './advice/types';
+import type { ActionId, RemediationMode } from '../../contracts/remediation';
 import { shellArg } from './advice/shell';
 import type { Finding } from './finding';
 import { MAX_SUBJECT_CHARS } from './render-notification';
@@ -12,8 +12,6 @@ import { asciiOnly, codeSafe, escapeMarkdown, truncate } from './sanitize';
  * change, within which caps, and what it tells. The remediator adapter reads the live state, asks these
  * functions, and applies only what they return in apply mode.
  */
-
-export type RemediationMode = 'off' | 'dry-run' | 'apply';
 
 /** What one action did with one finding. */
 export type RemediationOutcome = 'applied' | 'planned' | 'skipped' | 'failed';

@@ -9,7 +9,7 @@ import { errorMessage, type SubscriptionDocument } from '../core/decode';
 import { scopeOfArn } from '../core/events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
-import { METRIC } from '../shared/env-names';
+import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from '../shared/notify-metrics';
 import { clusterSettingsOf } from '../shared/settings';

@@ -7,7 +7,7 @@ import { clusterOfDocument } from '../core/cluster';
 import { decodeSubscriptionData, isObject, type SubscriptionDocument } from '../core/decode';
 import { emptyInputStats, fromDocument } from '../core/input';
 import type { AwsClients } from '../shared/aws-clients';
-import { FILTER_NAME_PREFIX, METRIC } from '../shared/env-names';
+import { FILTER_NAME_PREFIX, METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';

@@ -12,7 +12,7 @@ import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresh
 import { resolveIncident, sweepAction, takeOverPending } from '../core/lifecycle';
 import type { Severity } from '../core/model';
 import { lazyAwsClients } from '../shared/aws-clients';
-import { METRIC } from '../shared/env-names';
+import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from '../shared/notify-metrics';
 import { observability } from '../shared/observability';

@@ -2,7 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { PublishFailure } from '../adapters/notifier';
 import type { Finding } from '../core/finding';
-import { METRIC } from './env-names';
+import { METRIC } from '../../contracts/names';
 
 /** Metrics and logs of one round of notifications: enrichment errors, publish failures, findings per rule. */
 export function recordNotifyMetrics(

@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { METRICS_NAMESPACE } from './env-names';
+import { METRICS_NAMESPACE } from '../../contracts/names';
 
 /**
  * The one Logger and Metrics setup of the functions (Powertools). Each function names itself as the

@@ -2,11 +2,12 @@ import type { ClusterSettings } from '../adapters/enrich';
 import type { RemediationSettings } from '../adapters/remediator';
 import { isObject, tryJson } from '../core/decode';
 import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
-import { DEFAULT_EVENT_SOURCE } from '../core/events';
 import type { HeadroomThresholds } from '../core/forecast';
 import { DEFAULT_SOURCES, type KarpenterSources } from '../core/karpenter-source';
 import { DEFAULT_POLICY, type LifecyclePolicy } from '../core/lifecycle';
-import { ENV } from './env-names';
+import { EVENT_SOURCE } from '../../contracts/events';
+import { DEFAULT_DISCOVERY_TAG_KEY, ENV } from '../../contracts/names';
+import { REMEDIATION_MODES, type RemediationMode } from '../../contracts/remediation';
 
 /** One cluster as the stack passes it to the functions (log groups travel in the filter names). */
 export interface ClusterEntry {
@@ -36,8 +37,6 @@ export class SettingsError extends Error {
   override readonly name = 'SettingsError';
 }
 
-export const DEFAULT_DISCOVERY_TAG_KEY = 'karpenter.sh/discovery';
-
 let memo: { env: NodeJS.ProcessEnv; settings: AnalyzerSettings } | undefined;
 
 /** The analyzer's settings, parsed from the environment once per execution environment. */
@@ -47,7 +46,7 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
     tableName: required(env, ENV.tableName),
     topicArn: required(env, ENV.topicArn),
     eventBusName: env[ENV.eventBusName] || 'default',
-    eventSource: env[ENV.eventSource] || DEFAULT_EVENT_SOURCE,
+    eventSource: env[ENV.eventSource] || EVENT_SOURCE,
     clusters: clustersOf(env[ENV.clusters]),
     policy: {
       renotifyAfterMs: nonNegative(env, ENV.renotifyAfterMinutes, DEFAULT_POLICY.renotifyAfterMs / 60_000) * 60_000,
@@ -181,22 +180,20 @@ export interface RemediatorSettings extends AnalyzerSettings {
   remediation: RemediationSettings;
 }
 
-const MODES = ['off', 'dry-run', 'apply'] as const;
-
 /** The remediator's settings: the analyzer's, plus mode and caps per action (all off when unset). */
 export function remediatorSettings(env: NodeJS.ProcessEnv = process.env): RemediatorSettings {
   const raw = env[ENV.remediation];
   const value = raw ? tryJson(raw) : {};
   if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.remediation} is not a JSON object`);
   const section = (key: string): Record<string, unknown> => (isObject(value[key]) ? value[key] : {});
-  const mode = (key: string): (typeof MODES)[number] => {
+  const mode = (key: string): RemediationMode => {
     const m = section(key).mode ?? 'off';
-    if (!MODES.includes(m as (typeof MODES)[number])) {
+    if (!REMEDIATION_MODES.includes(m as RemediationMode)) {
       throw new SettingsError(
         `environment variable ${ENV.remediation}.${key}.mode is ${JSON.stringify(m)}; expected off, dry-run or apply`,
       );
     }
-    return m as (typeof MODES)[number];
+    return m as RemediationMode;
   };
   const positive = (key: string, field: string, fallback: number): number => {
     const v = section(key)[field];

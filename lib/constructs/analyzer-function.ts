@@ -9,7 +9,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV, EVENT_SOURCE } from '../../lambdas/shared/env-names';
+import { EVENT_SOURCE } from '../../contracts/events';
+import { ENV } from '../../contracts/names';
 import { bundledFunction, grantPublishing, onFailureQueue } from './lambda-function';
 
 /** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */

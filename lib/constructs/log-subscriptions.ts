@@ -4,7 +4,7 @@ import { CfnPermission, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { FilterPattern, LogGroup, SubscriptionFilter, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FILTER_NAME_PREFIX } from '../../lambdas/shared/env-names';
+import { FILTER_NAME_PREFIX } from '../../contracts/names';
 import { defaultFilterPattern } from '../filter-pattern';
 
 /** The log groups of one cluster and how they are filtered. */

@@ -19,7 +19,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { FILTER_NAME_PREFIX, METRIC, METRICS_NAMESPACE } from '../../lambdas/shared/env-names';
+import { FILTER_NAME_PREFIX, METRIC, METRICS_NAMESPACE } from '../../contracts/names';
 import type { SubscribedCluster } from './log-subscriptions';
 
 export interface OperationsProps {

@@ -10,19 +10,13 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV, OPT_IN_TAG } from '../../lambdas/shared/env-names';
-import { RAISABLE_QUOTA_CODES } from '../../lambdas/shared/quota-codes';
+import type { RemediationConfig } from '../../contracts/config';
+import { DETAIL_TYPES } from '../../contracts/events';
+import { ENV, OPT_IN_TAG } from '../../contracts/names';
+import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
+import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
-
-type Mode = 'off' | 'dry-run' | 'apply';
-
-/** Mode and caps per action, as in the configuration. */
-export interface RemediationActions {
-  readonly raiseSystemNodegroup: { readonly mode: Mode; readonly maxMinSize: number };
-  readonly requestQuotaIncrease: { readonly mode: Mode; readonly maxValue: number; readonly windowHours: number };
-  readonly planSubnetCapacity: { readonly mode: 'off' | 'dry-run' };
-}
 
 export interface RemediationProps {
   readonly table: ITable;
@@ -32,16 +26,11 @@ export interface RemediationProps {
   /** The `source` of the analyzer's events. */
   readonly eventSource: string;
   readonly clusters: readonly AnalyzerCluster[];
-  readonly actions: RemediationActions;
+  /** Mode and caps per action, as in the configuration. */
+  readonly actions: RemediationConfig;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
-
-const ACTION_IDS = {
-  raiseSystemNodegroup: 'raise-system-nodegroup',
-  requestQuotaIncrease: 'request-quota-increase',
-  planSubnetCapacity: 'plan-subnet-capacity',
-} as const;
 
 /**
  * The remediator: an EventBridge rule on `Karpenter Finding` events (never on its own `Karpenter
@@ -62,9 +51,7 @@ export class Remediation extends Construct {
     super(scope, id);
     const stack = Stack.of(this);
     const { actions } = props;
-    const enabled = (Object.keys(ACTION_IDS) as Array<keyof typeof ACTION_IDS>).filter(
-      (k) => actions[k].mode !== 'off',
-    );
+    const enabled = (Object.keys(ACTION_IDS) as ActionKey[]).filter((k) => actions[k].mode !== 'off');
     if (enabled.length === 0) throw new Error('Remediation needs at least one action that is not "off"');
 
     const { function: fn, role } = bundledFunction(this, {
@@ -240,7 +227,7 @@ export class Remediation extends Construct {
         // Only events of this account: the remediator checks again, and trusts nothing else in them.
         account: [stack.account],
         source: [props.eventSource],
-        detailType: ['Karpenter Finding'],
+        detailType: [DETAIL_TYPES.finding],
         detail: {
           status: ['open', 'ongoing'],
           remediation: { action: enabled.map((k) => ACTION_IDS[k]) },

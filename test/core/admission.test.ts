@@ -1,6 +1,6 @@
 import { ec2QuotaFor } from '../../lambdas/core/advice/quota';
 import { admitFinding, type AdmissionInput } from '../../lambdas/core/remediation';
-import { RAISABLE_QUOTA_CODES } from '../../lambdas/shared/quota-codes';
+import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 
 const NOW = Date.parse('2026-11-28T03:00:00Z');
 const input = (overrides: Partial<AdmissionInput> = {}): AdmissionInput => ({

@@ -1,7 +1,7 @@
 import { findingIdOf } from '../../lambdas/core/aggregate';
 import { clusterOfDocument } from '../../lambdas/core/cluster';
-import { DEFAULT_EVENT_SOURCE, DETAIL_TYPES, findingEventOf, scopeOfArn } from '../../lambdas/core/events';
-import { EVENT_SOURCE } from '../../lambdas/shared/env-names';
+import { DETAIL_TYPES } from '../../contracts/events';
+import { findingEventOf, scopeOfArn } from '../../lambdas/core/events';
 import { buildFinding } from '../../lambdas/core/finding';
 
 const scope = { partition: 'aws', region: 'eu-west-1', account: '111122223333' };
@@ -66,11 +66,5 @@ describe('clusterOfDocument', () => {
     [{ logGroup: '/eks/karpenter', subscriptionFilters: ['karpenter-doctor.'] }, ['a', 'b'], '/eks/karpenter'],
   ])('names the cluster of %j', (document, configured, expected) => {
     expect(clusterOfDocument(document, 'karpenter-doctor.', configured)).toBe(expected);
-  });
-});
-
-describe('event source', () => {
-  it('is the same in the functions and in the stack that matches on it', () => {
-    expect(DEFAULT_EVENT_SOURCE).toBe(EVENT_SOURCE);
   });
 });

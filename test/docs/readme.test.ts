@@ -48,7 +48,7 @@ describe('README', () => {
         if (!existsSync(join(ROOT, dirname(document), target!))) missing.push(`${document}: ${target}`);
       }
       for (const [, path] of text.matchAll(
-        /`((?:\.ci|bin|lib|lambdas|config|docs|test|examples|scripts)\/[\w./-]*)`/g,
+        /`((?:\.ci|bin|contracts|lib|lambdas|config|docs|test|examples|scripts)\/[\w./-]*)`/g,
       )) {
         if (!existsSync(join(ROOT, path!))) missing.push(`${document}: ${path}`);
       }

@@ -4,7 +4,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripJsonComments } from '../../bin/config-source';
-import { parseConfig, type KarpenterDoctorConfig } from '../../lib/config';
+import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
 import { commonPrefix } from '../../lib/constructs/log-subscriptions';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
 import { ROOT } from '../helpers';

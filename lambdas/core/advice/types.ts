@@ -1,9 +1,7 @@
+import type { ActionId } from '../../../contracts/remediation';
 import type { FindingContext } from '../context';
 import type { Entities } from '../model';
 import type { RuleId } from '../rules/ids';
-
-/** An automatic remediation action (README, "Remediation: acting on findings"); off unless the operator turns it on. */
-export type ActionId = 'raise-system-nodegroup' | 'request-quota-increase' | 'plan-subnet-capacity';
 
 export interface RemediationStep {
   title: string;

@@ -1,6 +1,6 @@
 /**
  * Names shared by the stack and the functions: environment variables, the subscription filter
- * naming that carries the cluster, and metric names. Constants only, so `lib/` may import them.
+ * naming that carries the cluster, tags, and metric names.
  */
 export const ENV = {
   tableName: 'INCIDENT_TABLE_NAME',
@@ -35,8 +35,8 @@ export const METRICS_NAMESPACE = 'KarpenterDoctor';
  */
 export const OPT_IN_TAG = 'karpenter-doctor/remediate';
 
-/** The `source` of every event karpenter-doctor puts; the remediation rule matches on it. */
-export const EVENT_SOURCE = 'io.karpenter-doctor';
+/** The tag key that marks the subnets Karpenter launches into, unless a cluster names its own (value: the cluster name). */
+export const DEFAULT_DISCOVERY_TAG_KEY = 'karpenter.sh/discovery';
 
 /** EMF metric names of the analyzer; the dashboard and alarms refer to them. */
 export const METRIC = {

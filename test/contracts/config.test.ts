@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stripJsonComments } from '../../bin/config-source';
-import { ConfigError, parseConfig } from '../../lib/config';
+import { ConfigError, parseConfig } from '../../contracts/config';
 import { ROOT } from '../helpers';
 
 const minimal = { clusters: [{ name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] }] };

@@ -1,8 +1,9 @@
 import * as z from 'zod';
+import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
 /**
  * The one configuration document of a deployment (README, "2. Configure"). Read and validated once in `bin/`;
- * everything below receives the typed, defaulted result. Every key and default is documented in the
+ * the stack receives the typed, defaulted result. Every key and default is documented in the
  * README ("Configuration") and shown in `config/karpenter-doctor.example.jsonc`.
  */
 
@@ -15,7 +16,7 @@ const EVENT_BUS_NAME = /^[\w.\-/]{1,256}$/;
 /** EventBridge Scheduler / CloudWatch schedule expressions. */
 const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^)]+\))$/;
 
-const mode = z.enum(['off', 'dry-run', 'apply'], { error: 'expected "off", "dry-run" or "apply"' });
+const mode = z.enum(REMEDIATION_MODES, { error: 'expected "off", "dry-run" or "apply"' });
 
 const clusterSchema = z.strictObject({
   name: z.string().regex(CLUSTER_NAME, {
@@ -65,7 +66,7 @@ const remediationSchema = z.strictObject({
   planSubnetCapacity: z
     .strictObject({
       mode: z
-        .enum(['off', 'dry-run'], { error: 'expected "off" or "dry-run": subnet capacity is only ever planned' })
+        .enum(PLAN_MODES, { error: 'expected "off" or "dry-run": subnet capacity is only ever planned' })
         .default('off'),
     })
     .prefault({}),
@@ -173,6 +174,8 @@ export const configSchema = z
 
 export type KarpenterDoctorConfig = z.output<typeof configSchema>;
 export type ClusterConfig = KarpenterDoctorConfig['clusters'][number];
+/** Mode and caps per remediation action. */
+export type RemediationConfig = KarpenterDoctorConfig['remediation'];
 
 /** An invalid configuration; the message lists every problem with its key, its value and what is allowed. */
 export class ConfigError extends Error {
