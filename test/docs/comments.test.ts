@@ -9,7 +9,7 @@ import { ROOT } from '../helpers';
  * folder that a clone does not have.
  */
 
-const SOURCE_DIRS = ['lib', 'lambdas', 'bin', 'scripts', 'test'];
+const SOURCE_DIRS = ['contracts', 'lib', 'lambdas', 'bin', 'scripts', 'test'];
 const EXTRA_FILES = ['eslint.config.mjs', 'jest.config.js', 'jest.integration.config.js'];
 
 /** References to documents that live outside this repository. */
