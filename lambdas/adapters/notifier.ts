@@ -1,3 +1,4 @@
+import { clusterScopeOf } from '../core/account';
 import type { FindingContext } from '../core/context';
 import { errorMessage } from '../core/decode';
 import { buildDigest, DEFAULT_LIMITS, digestNotificationOf, planNotices, type DigestMember } from '../core/digest';
@@ -87,6 +88,7 @@ export class Notifier {
         ...d,
         findingId: d.state.findingId,
         cluster: d.state.cluster,
+        account: d.state.account,
         severity: d.state.severity,
         status: d.notify.status,
       })),
@@ -146,10 +148,13 @@ export class Notifier {
       },
     );
 
-    const clusters = [...new Set([...digested.map((b) => b.state.cluster), ...untracked.members.map(clusterOf)])];
-    await mapLimit(clusters, limit, async (cluster) => {
-      const members = digested.filter((b) => b.state.cluster === cluster && !b.notify.snsDone);
-      const extra = untracked.members.filter((m) => clusterOf(m) === cluster);
+    // One digest per cluster of one account: `prod` of two accounts gets two.
+    const scopes = new Map<string, { cluster: string; account?: string }>();
+    for (const item of [...digested.map((b) => b.state), ...untracked.members])
+      scopes.set(clusterScopeOf(item), { cluster: item.cluster, account: item.account });
+    await mapLimit([...scopes], limit, async ([scope, { cluster, account: clusterAccount }]) => {
+      const members = digested.filter((b) => clusterScopeOf(b.state) === scope && !b.notify.snsDone);
+      const extra = untracked.members.filter((m) => clusterScopeOf(m) === scope);
       if (members.length === 0 && extra.length === 0) return;
       const digest = buildDigest(
         cluster,
@@ -157,6 +162,7 @@ export class Notifier {
           ...members.map(({ state, notify }) => ({
             findingId: state.findingId,
             cluster: state.cluster,
+            ...(state.account ? { account: state.account } : {}),
             rule: state.rule,
             severity: state.severity,
             status: notify.status,
@@ -167,7 +173,7 @@ export class Notifier {
           })),
           ...extra,
         ],
-        { account, region, logGroup: untracked.logGroup },
+        { account: clusterAccount ?? account, region, logGroup: untracked.logGroup },
       );
       try {
         await this.publisher.publishNotification(digestNotificationOf(digest));
@@ -177,7 +183,7 @@ export class Notifier {
         for (const built of members)
           outcome.failures.push({ findingId: built.finding.findingId, channel: 'sns', error: errorMessage(error) });
         if (members.length === 0)
-          outcome.failures.push({ findingId: `digest:${cluster}`, channel: 'sns', error: errorMessage(error) });
+          outcome.failures.push({ findingId: `digest:${scope}`, channel: 'sns', error: errorMessage(error) });
       }
     });
 
@@ -207,5 +213,3 @@ interface Built {
   /** Channels that went out in this call. */
   done: Set<Channel>;
 }
-
-const clusterOf = (member: DigestMember): string => member.cluster;

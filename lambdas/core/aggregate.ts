@@ -28,6 +28,11 @@ export interface Incident {
   /** Stable id: hash of cluster, rule and key entity. */
   findingId: string;
   cluster: string;
+  /**
+   * The AWS account of the cluster when it is not the deployment's own (a cluster of another account
+   * of the organisation); undefined for the home account and for local analysis.
+   */
+  account?: string;
   rule: RuleId;
   /** Value of the rule's key entity that separates this incident; undefined when cluster-wide. */
   keyValue?: string;
@@ -43,9 +48,15 @@ export interface Incident {
   workloadCount?: number;
 }
 
-/** The stable id of the incident of `rule` in `cluster` about `keyValue`. */
-export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | undefined): string {
-  return createHash('sha256')
+/**
+ * The stable id of the incident of `rule` in `cluster` about `keyValue`. `account` is the cluster's
+ * account when it is not the deployment's own (`keyAccountOf`): the same cluster name in two
+ * accounts is two incidents, and home-account ids stay what they were before accounts existed.
+ */
+export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | undefined, account?: string): string {
+  const hash = createHash('sha256');
+  if (account) hash.update(`account:${account}\u0000`);
+  return hash
     .update(`${cluster}\u0000${rule}\u0000${keyValue ?? ''}`)
     .digest('hex')
     .slice(0, 24);
@@ -62,7 +73,11 @@ export class Aggregator {
   /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
   private readonly workloads = new Map<string, Set<string>>();
 
-  constructor(private readonly cluster: string) {}
+  constructor(
+    private readonly cluster: string,
+    /** The cluster's account when it is not the deployment's own (see `Incident.account`). */
+    private readonly account?: string,
+  ) {}
 
   /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
   add(signal: Signal): IncidentChange {
@@ -70,7 +85,7 @@ export class Aggregator {
     const idKey = `${signal.rule}\u0000${keyValue ?? ''}`;
     let findingId = this.ids.get(idKey);
     if (findingId === undefined) {
-      findingId = findingIdOf(this.cluster, signal.rule, keyValue);
+      findingId = findingIdOf(this.cluster, signal.rule, keyValue, this.account);
       this.ids.set(idKey, findingId);
     }
     let incident = this.incidents.get(findingId);
@@ -79,6 +94,7 @@ export class Aggregator {
       incident = {
         findingId,
         cluster: this.cluster,
+        ...(this.account ? { account: this.account } : {}),
         rule: signal.rule,
         keyValue,
         occurrences: 0,

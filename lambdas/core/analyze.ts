@@ -27,8 +27,14 @@ export interface Analysis {
  * It keeps only the incidents, never the records, so memory does not grow with the input. With
  * `sources`, records of other containers in a shared log group are counted and skipped.
  */
-export function analyzeMessages(messages: Iterable<RawMessage>, cluster: string, sources?: KarpenterSources): Analysis {
-  const analyzer = new StreamingAnalyzer(cluster, undefined, sources);
+export function analyzeMessages(
+  messages: Iterable<RawMessage>,
+  cluster: string,
+  sources?: KarpenterSources,
+  /** The cluster's account when it is not the deployment's own (`keyAccountOf`). */
+  account?: string,
+): Analysis {
+  const analyzer = new StreamingAnalyzer(cluster, undefined, sources, account);
   const stream = analyzer.stream();
   for (const message of messages) stream.push(message);
   return analyzer.finish();
@@ -56,8 +62,10 @@ export class StreamingAnalyzer {
     private readonly onChange?: ChangeListener,
     /** When set, records of other containers in a shared log group are counted and skipped. */
     private readonly sources?: KarpenterSources,
+    /** The cluster's account when it is not the deployment's own; it goes into every finding id. */
+    account?: string,
   ) {
-    this.aggregator = new Aggregator(cluster);
+    this.aggregator = new Aggregator(cluster, account);
   }
 
   /** A new stream of messages into this analysis. */

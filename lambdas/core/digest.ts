@@ -1,3 +1,4 @@
+import { clusterScopeOf } from './account';
 import type { Incident } from './aggregate';
 import { CATALOG, type RuleId } from './rules';
 import type { FindingStatus } from './finding';
@@ -36,6 +37,8 @@ export function boundIncidents(incidents: Incident[], max: number): { tracked: I
 export interface NoticeCandidate {
   findingId: string;
   cluster: string;
+  /** The cluster's account when it is not the deployment's own. */
+  account?: string;
   severity: Severity;
   status: FindingStatus;
 }
@@ -43,7 +46,8 @@ export interface NoticeCandidate {
 const STATUS_ORDER: Record<FindingStatus, number> = { open: 0, ongoing: 1, resolved: 2 };
 
 /**
- * Splits due notifications into those sent on their own — per cluster the `max` most severe, new
+ * Splits due notifications into those sent on their own — per cluster (of one account: two clusters
+ * of the same name in two accounts are two clusters) the `max` most severe, new
  * before ongoing before resolved — and those told in the cluster's digest. Deterministic, so the
  * retry of a delivery makes the same split of what is left.
  */
@@ -60,10 +64,11 @@ export function planNotices<T extends NoticeCandidate>(due: T[], max: number): {
   const individual: T[] = [];
   const digested: T[] = [];
   for (const { item } of ordered) {
-    const count = perCluster.get(item.cluster) ?? 0;
+    const scope = clusterScopeOf(item);
+    const count = perCluster.get(scope) ?? 0;
     if (count < max) {
       individual.push(item);
-      perCluster.set(item.cluster, count + 1);
+      perCluster.set(scope, count + 1);
     } else digested.push(item);
   }
   return { individual, digested };
@@ -115,6 +120,8 @@ export const MAX_TOP_WORKLOADS = 20;
 export interface DigestMember {
   findingId: string;
   cluster: string;
+  /** The cluster's account when it is not the deployment's own. */
+  account?: string;
   rule: RuleId;
   severity: Severity;
   status: FindingStatus | 'untracked';
@@ -134,6 +141,7 @@ export function memberOf(
   return {
     findingId: incident.findingId,
     cluster: incident.cluster,
+    ...(incident.account ? { account: incident.account } : {}),
     rule: incident.rule,
     severity,
     status,

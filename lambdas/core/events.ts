@@ -33,7 +33,9 @@ export function findingEventOf(finding: Finding, source: string, scope: ArnScope
  * names. Node group ARNs carry a generated suffix, so only those the enrichment read are listed.
  */
 export function resourceArnsOf(finding: Finding, scope: ArnScope): string[] {
-  const { partition, region, account } = scope;
+  const { partition, region } = scope;
+  // The cluster's account: another account of the organisation, or this one.
+  const account = finding.account ?? scope.account;
   const arns = new Set<string>([`arn:${partition}:eks:${region}:${account}:cluster/${finding.cluster}`]);
   for (const subnet of finding.entities.subnets ?? [])
     arns.add(`arn:${partition}:ec2:${region}:${account}:subnet/${subnet}`);

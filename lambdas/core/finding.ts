@@ -62,7 +62,8 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     title: info.title,
     severity: options.severity ?? info.severity,
     cluster: incident.cluster,
-    account: options.account ?? null,
+    // The cluster's own account when it is another than the deployment's; else the one the caller knows.
+    account: incident.account ?? options.account ?? null,
     region: options.region ?? null,
     firstSeen: options.firstSeen ?? incident.firstSeen ?? null,
     lastSeen: incident.lastSeen ?? null,

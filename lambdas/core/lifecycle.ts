@@ -32,6 +32,8 @@ export interface PendingNotification {
 export interface IncidentState {
   findingId: string;
   cluster: string;
+  /** The cluster's account when it is not the deployment's own (`Incident.account`). */
+  account?: string;
   rule: RuleId;
   keyValue?: string;
   status: 'open' | 'resolved';
@@ -140,6 +142,7 @@ export function advanceIncident(
     const fresh: IncidentState = {
       findingId: batch.findingId,
       cluster: batch.cluster,
+      ...(batch.account ? { account: batch.account } : {}),
       rule: batch.rule,
       keyValue: batch.keyValue,
       status: 'open',
@@ -269,6 +272,7 @@ export function incidentOf(state: IncidentState): Incident {
   return {
     findingId: state.findingId,
     cluster: state.cluster,
+    ...(state.account ? { account: state.account } : {}),
     rule: state.rule,
     keyValue: state.keyValue,
     firstSeen: state.firstSeen,

@@ -40,7 +40,7 @@ export async function recordAndNotify(
     concurrency: limits.concurrency,
     sleep: deps.sleep,
   });
-  const batchId = batchIdOf(document);
+  const batchId = batchIdOf(document, result.account);
   const now = deps.now();
   const remaining = context.getRemainingTimeInMillis?.() ?? 60_000;
   const claim = await store.claimBatch(batchId, now, remaining + 5_000);

@@ -3,8 +3,10 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Enricher } from '../adapters/enrich';
 import { analyzeMessages } from '../core/analyze';
+import { accountOfOwner, keyAccountOf } from '../core/account';
 import { clusterOfDocument } from '../core/cluster';
 import { decodeSubscriptionData, isObject, type SubscriptionDocument } from '../core/decode';
+import { scopeOfArn } from '../core/events';
 import { emptyInputStats, fromDocument } from '../core/input';
 import type { AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../../contracts/names';
@@ -16,6 +18,8 @@ import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 export interface AnalyzerResult {
   outcome: 'control' | 'malformed' | 'no-findings' | 'duplicate' | 'processed';
   cluster?: string;
+  /** The cluster's account when it is not the deployment's own. */
+  account?: string;
   records: number;
   malformed: number;
   incidents: number;
@@ -49,27 +53,27 @@ export async function analyzeSubscription(
   context: InvocationContext,
   deps: AnalyzerDeps,
 ): Promise<AnalyzerResult> {
-  const { logger, metrics, settings } = deps;
-  const result: AnalyzerResult = {
-    outcome: 'processed',
-    records: 0,
-    malformed: 0,
-    incidents: 0,
-    notified: [],
-    suppressed: 0,
-    notices: 0,
-    digests: 0,
-    untracked: 0,
-    foreign: 0,
-  };
-
+  const { logger, metrics } = deps;
   const decoded = decodeSubscriptionData(isObject(event) && isObject(event.awslogs) ? event.awslogs.data : undefined);
   if (!decoded.ok) {
     logger.error('Undecodable subscription payload skipped', { reason: decoded.reason });
     metrics.addMetric(METRIC.malformedRecords, MetricUnit.Count, 1);
-    return { ...result, outcome: 'malformed', malformed: 1 };
+    return { ...emptyResult(), outcome: 'malformed', malformed: 1 };
   }
-  const document = decoded.document;
+  return analyzeDocument(decoded.document, context, deps);
+}
+
+/**
+ * One decoded CloudWatch Logs document, from a direct subscription or from a record of the
+ * organisation stream: the same analysis either way, in the account the document names (`owner`).
+ */
+export async function analyzeDocument(
+  document: SubscriptionDocument,
+  context: InvocationContext,
+  deps: AnalyzerDeps,
+): Promise<AnalyzerResult> {
+  const { logger, metrics, settings } = deps;
+  const result = emptyResult();
   if (document.messageType === 'CONTROL_MESSAGE') return { ...result, outcome: 'control' };
 
   const cluster = clusterOfDocument(
@@ -77,10 +81,12 @@ export async function analyzeSubscription(
     FILTER_NAME_PREFIX,
     settings.clusters.map((c) => c.name),
   );
-  logger.appendKeys({ cluster, logGroup: document.logGroup });
+  const account = keyAccountOf(accountOfOwner(document.owner), scopeOfArn(context.invokedFunctionArn)?.account);
+  logger.appendKeys({ cluster, logGroup: document.logGroup, ...(account ? { account } : {}) });
   const stats = emptyInputStats();
-  const analysis = analyzeMessages(fromDocument(document, stats), cluster, settings.sources);
+  const analysis = analyzeMessages(fromDocument(document, stats), cluster, settings.sources, account);
   result.cluster = cluster;
+  if (account) result.account = account;
   result.records = analysis.stats.records;
   result.foreign = analysis.stats.foreignRecords;
   if (result.foreign > 0) metrics.addMetric(METRIC.foreignRecords, MetricUnit.Count, result.foreign);
@@ -108,9 +114,27 @@ export async function analyzeSubscription(
   return awsPhase().recordAndNotify(document, analysis.incidents, result, context, deps);
 }
 
-/** A stable id of one delivery: the same payload, re-delivered or retried, has the same id. */
-export function batchIdOf(document: SubscriptionDocument): string {
-  const hash = createHash('sha256').update(`${document.logGroup}\u0000${document.logStream}`);
+const emptyResult = (): AnalyzerResult => ({
+  outcome: 'processed',
+  records: 0,
+  malformed: 0,
+  incidents: 0,
+  notified: [],
+  suppressed: 0,
+  notices: 0,
+  digests: 0,
+  untracked: 0,
+  foreign: 0,
+});
+
+/**
+ * A stable id of one delivery: the same payload, re-delivered or retried, has the same id. `account`
+ * (another account than the deployment's, `keyAccountOf`) keeps two accounts' deliveries apart.
+ */
+export function batchIdOf(document: SubscriptionDocument, account?: string): string {
+  const hash = createHash('sha256');
+  if (account) hash.update(`account:${account}\u0000`);
+  hash.update(`${document.logGroup}\u0000${document.logStream}`);
   for (const event of document.logEvents) hash.update(`\u0000${event.id}`);
   return hash.digest('hex').slice(0, 32);
 }

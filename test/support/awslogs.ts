@@ -70,3 +70,53 @@ export const subnetExhaustionLine = (subnet: string, claim = 'default-79vdd', ti
     NodeClaim: { name: claim },
     error: `creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}' to satisfy the requested number of instances.`,
   });
+
+/** A Lambda Kinesis record, as an event source mapping delivers one: `data` is base64 of what was put. */
+export interface KinesisRecord {
+  kinesis: {
+    kinesisSchemaVersion: '1.0';
+    partitionKey: string;
+    sequenceNumber: string;
+    data: string;
+    approximateArrivalTimestamp: number;
+  };
+  eventSource: 'aws:kinesis';
+  eventVersion: '1.0';
+  eventID: string;
+  eventName: 'aws:kinesis:record';
+  invokeIdentityArn: string;
+  awsRegion: string;
+  eventSourceARN: string;
+}
+
+export const STREAM_ARN = 'arn:aws:kinesis:eu-west-1:111122223333:stream/karpenter-doctor-logs';
+
+/**
+ * A record of the organisation stream holding `data` — for a CloudWatch Logs destination, the same
+ * base64 gzip document a direct subscription delivers as `awslogs.data`. Sequence numbers count up
+ * from `sequence`.
+ */
+export function kinesisRecord(data: string, sequence: number): KinesisRecord {
+  const sequenceNumber = `4959${String(sequence).padStart(52, '0')}`;
+  return {
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: `partition-${sequence}`,
+      sequenceNumber,
+      data,
+      approximateArrivalTimestamp: 1_764_296_400 + sequence,
+    },
+    eventSource: 'aws:kinesis',
+    eventVersion: '1.0',
+    eventID: `shardId-000000000000:${sequenceNumber}`,
+    eventName: 'aws:kinesis:record',
+    invokeIdentityArn: 'arn:aws:iam::111122223333:role/karpenter-doctor-analyzer',
+    awsRegion: 'eu-west-1',
+    eventSourceARN: STREAM_ARN,
+  };
+}
+
+/** A Kinesis batch event of the given record data, in order. */
+export function kinesisEvent(data: string[], firstSequence = 1): { Records: KinesisRecord[] } {
+  return { Records: data.map((d, index) => kinesisRecord(d, firstSequence + index)) };
+}
