@@ -27,6 +27,9 @@ export const ENV = {
  */
 export const FILTER_NAME_PREFIX = 'karpenter-doctor.';
 
+/** The name of the account-level subscription filter policy the stacks create. */
+export const SUBSCRIPTION_NAME = 'karpenter-doctor';
+
 export const METRICS_NAMESPACE = 'KarpenterDoctor';
 
 /**

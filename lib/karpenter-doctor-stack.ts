@@ -72,7 +72,7 @@ export class KarpenterDoctorStack extends Stack {
     });
 
     this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
-      destination: this.analyzer.function,
+      target: { function: this.analyzer.function },
       clusters: config.clusters,
     });
 

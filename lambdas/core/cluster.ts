@@ -1,5 +1,82 @@
 import type { SubscriptionDocument } from './decode';
 
+/**
+ * Which configured cluster a CloudWatch Logs delivery is about, from the configured mapping of log
+ * groups to clusters alone. Not from the subscription filter's name: anyone allowed to put a
+ * subscription filter on any log group chooses its name, and the account-level subscription policy
+ * delivers from every log group of the account. A delivery from a group no cluster names belongs to
+ * no cluster, and is never analysed on behalf of one.
+ */
+
+/** One cluster as the mapping needs it. */
+export interface MappedCluster {
+  readonly name: string;
+  /**
+   * The account whose log groups these are.
+   * @default - the deployment's own account
+   */
+  readonly account?: string;
+  /**
+   * Exact log group names, or patterns that end in `*` (any name that starts with what precedes it).
+   * @default - none: the cluster receives no delivery
+   */
+  readonly logGroups?: readonly string[];
+}
+
+/** Where a delivery came from: its log group, and its account (`owner`) when the document names one. */
+export interface DeliverySource {
+  readonly logGroup: string;
+  readonly account?: string;
+}
+
+/** Resolves a delivery's source to a cluster name, or `undefined` when no cluster names its log group. */
+export type ClusterResolver = (source: DeliverySource) => string | undefined;
+
+/**
+ * Compiles the mapping once (per execution environment): exact names by account in a map, patterns
+ * longest first, so the most specific pattern wins when two clusters' patterns overlap. `home` is the
+ * deployment's own account: clusters without an account are its clusters; when it is not known, a
+ * cluster without an account matches a delivery of any account that no cluster names explicitly.
+ */
+export function clusterResolver(clusters: readonly MappedCluster[], home?: string): ClusterResolver {
+  const exact = new Map<string, string>();
+  const patterns: Array<{ account: string; prefix: string; cluster: string }> = [];
+  const named = new Set(clusters.flatMap((c) => (c.account === undefined ? [] : [c.account])));
+  for (const cluster of clusters) {
+    const account = cluster.account ?? home ?? HOME;
+    for (const group of cluster.logGroups ?? []) {
+      if (group.endsWith('*')) patterns.push({ account, prefix: group.slice(0, -1), cluster: cluster.name });
+      else if (!exact.has(keyOf(account, group))) exact.set(keyOf(account, group), cluster.name);
+    }
+  }
+  patterns.sort((a, b) => b.prefix.length - a.prefix.length);
+
+  return ({ logGroup, account }) => {
+    if (!logGroup) return undefined;
+    const accounts = accountsToTry(account, home, named);
+    for (const candidate of accounts) {
+      const hit = exact.get(keyOf(candidate, logGroup));
+      if (hit !== undefined) return hit;
+    }
+    for (const pattern of patterns) {
+      if (accounts.includes(pattern.account) && logGroup.startsWith(pattern.prefix)) return pattern.cluster;
+    }
+    return undefined;
+  };
+}
+
+/** The mapping key of clusters without an account when the deployment's own account is not known. */
+const HOME = '';
+
+const keyOf = (account: string, logGroup: string) => `${account}\u0000${logGroup}`;
+
+/** The account keys a delivery may match: its own, and the home key when it is (or may be) the home account. */
+function accountsToTry(account: string | undefined, home: string | undefined, named: ReadonlySet<string>): string[] {
+  if (home !== undefined) return [account ?? home];
+  if (account === undefined) return [HOME];
+  return named.has(account) ? [account] : [account, HOME];
+}
+
 const CONTAINER_INSIGHTS = /^\/aws\/containerinsights\/([^/]+)\//;
 
 /**

@@ -7,13 +7,12 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
-import { bundledFunction, grantPublishing, onFailureQueue } from './lambda-function';
+import { bundledFunction, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
 
-/** One cluster as the analyzer needs it; the log groups are wired by `LogSubscriptions`. */
+/** One cluster as the functions need it; the log groups are subscribed by `LogSubscriptions`. */
 export interface AnalyzerCluster {
   readonly name: string;
   readonly discoveryTagKey?: string;
@@ -164,36 +163,32 @@ export class AnalyzerFunction extends Construct {
       new PolicyStatement({ sid: 'ReadEc2Quotas', actions: ['servicequotas:GetServiceQuota'], resources: [quotaArn] }),
     );
 
-    NagSuppressions.addResourceSuppressions(
-      role,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'ec2:DescribeSubnets, ec2:DescribeVpcs and autoscaling:DescribeAutoScalingGroups support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html and list_amazonec2autoscaling.html). They are read-only and listed by name, no Describe* wildcard.',
-          appliesTo: ['Resource::*'],
-        },
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>), so eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
-          appliesTo: [
-            {
-              regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/',
-            },
-          ],
-        },
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'The EC2 quota to read is chosen at run time from the instance family in the failure (standard, G/VT, P, spot); servicequotas:GetServiceQuota is scoped to EC2 quotas of this account and region.',
-          appliesTo: [
-            { regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' },
-          ],
-        },
-      ],
-      true,
-    );
+    suppressOnRole(role, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'ec2:DescribeSubnets, ec2:DescribeVpcs and autoscaling:DescribeAutoScalingGroups support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html and list_amazonec2autoscaling.html). They are read-only and listed by name, no Describe* wildcard.',
+        appliesTo: ['Resource::*'],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>), so eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
+        appliesTo: [
+          {
+            regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/',
+          },
+        ],
+      },
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'The EC2 quota to read is chosen at run time from the instance family in the failure (standard, G/VT, P, spot); servicequotas:GetServiceQuota is scoped to EC2 quotas of this account and region.',
+        appliesTo: [
+          { regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' },
+        ],
+      },
+    ]);
   }
 }
 

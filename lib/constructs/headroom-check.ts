@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
@@ -102,18 +102,14 @@ export class HeadroomCheck extends Construct {
         ),
       }),
     );
-    NagSuppressions.addResourceSuppressions(
-      role,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'ec2:DescribeSubnets and ec2:DescribeVpcs support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html). Read-only, listed by name.',
-          appliesTo: ['Resource::*'],
-        },
-      ],
-      true,
-    );
+    suppressOnRole(role, [
+      {
+        id: 'AwsSolutions-IAM5',
+        reason:
+          'ec2:DescribeSubnets and ec2:DescribeVpcs support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html). Read-only, listed by name.',
+        appliesTo: ['Resource::*'],
+      },
+    ]);
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
     // Scheduler invokes asynchronously: its dead-letter queue only sees invocations that never

@@ -1,16 +1,16 @@
 import { dirname, join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { AspectPriority, Aspects, Duration, RemovalPolicy, type IAspect } from 'aws-cdk-lib';
+import { CfnManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
-import { NagSuppressions } from 'cdk-nag';
+import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import type { Construct } from 'constructs';
+import type { Construct, IConstruct } from 'constructs';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -90,19 +90,35 @@ export function bundledFunction(
         'Observability is structured JSON logs and EMF metrics (Powertools) with alarms; X-Ray tracing would add a policy on Resource "*" and a cost per trace for a function whose calls are already logged and metered.',
     },
   ]);
-  NagSuppressions.addResourceSuppressions(
-    role,
-    [
-      {
-        id: 'AwsSolutions-IAM5',
-        reason:
-          "Lambda creates its log streams at run time; logs:CreateLogStream and logs:PutLogEvents are scoped to the function's own log group and its streams.",
-        appliesTo: [{ regex: '/^Resource::<.*LogGroup.*\\.Arn>:\\*$/' }],
-      },
-    ],
-    true,
-  );
+  suppressOnRole(role, [
+    {
+      id: 'AwsSolutions-IAM5',
+      reason:
+        "Lambda creates its log streams at run time; logs:CreateLogStream and logs:PutLogEvents are scoped to the function's own log group and its streams.",
+      appliesTo: [{ regex: '/^Resource::<.*LogGroup.*\\.Arn>:\\*$/' }],
+    },
+  ]);
   return { function: fn, role, logGroup };
+}
+
+/**
+ * Suppresses cdk-nag findings on a role's policies, including the `OverflowPolicyN` managed policies
+ * CDK splits off when the role's inline policy passes IAM's 10,240-character limit (at about 30
+ * clusters: one EKS cluster and one node group ARN each). CDK creates those in a mutating aspect,
+ * after any construct code has run, so a suppression added to the role's children when it is built
+ * never reaches them; an aspect of our own, run just after CDK's and before the checks, carries the
+ * same suppressions (same statements, same reasons) over to each one.
+ */
+export function suppressOnRole(role: IRole, suppressions: NagPackSuppression[]): void {
+  NagSuppressions.addResourceSuppressions(role, suppressions, true);
+  const overflow: IAspect = {
+    visit(node: IConstruct) {
+      if (node instanceof CfnManagedPolicy && node.node.scope?.node.id.startsWith('OverflowPolicy')) {
+        NagSuppressions.addResourceSuppressions(node, suppressions);
+      }
+    },
+  };
+  Aspects.of(role).add(overflow, { priority: AspectPriority.MUTATING + 1 });
 }
 
 /**

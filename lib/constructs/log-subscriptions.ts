@@ -1,57 +1,166 @@
 import { createHash } from 'node:crypto';
-import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token } from 'aws-cdk-lib';
 import { CfnPermission, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import {
+  CfnAccountPolicy,
+  FilterPattern,
+  LogGroup,
+  SubscriptionFilter,
+  type ILogSubscriptionDestination,
+  type IFilterPattern,
+  type LogSubscriptionDestinationConfig,
+} from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
-import { FilterPattern, LogGroup, SubscriptionFilter, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { FILTER_NAME_PREFIX } from '../../contracts/names';
+import { FILTER_NAME_PREFIX, SUBSCRIPTION_NAME } from '../../contracts/names';
 import { defaultFilterPattern } from '../filter-pattern';
 
 /** The log groups of one cluster and how they are filtered. */
 export interface SubscribedCluster {
   readonly name: string;
+  /** Exact log group names; with the account policy, also patterns ending in `*` (never subscribed one by one). */
   readonly logGroups: readonly string[];
   /**
-   * A CloudWatch Logs filter pattern that replaces the default one for this cluster's groups.
+   * A CloudWatch Logs filter pattern that replaces the default one for this cluster's groups
+   * (per-group filters only: the account policy has one pattern for every group).
    * @default - the default pattern (see DEFAULT_FILTER_TERMS)
    */
   readonly filterPattern?: string;
 }
 
+/**
+ * How log groups reach the analyzer: one subscription filter per configured log group (`log-groups`),
+ * or one account-level subscription filter policy for every log group of the account and region but
+ * the excluded ones (`account-policy`, one CloudFormation resource whatever the number of groups).
+ */
+export type SubscriptionMode = 'log-groups' | 'account-policy';
+
+/** Where deliveries go: the analyzer in this account, or a CloudWatch Logs destination in another. */
+export type SubscriptionTarget =
+  | { readonly function: IFunction }
+  /** A CloudWatch Logs destination (`arn:…:logs:<region>:<account>:destination:<name>`), whose policy admits this account. */
+  | { readonly destinationArn: string };
+
 export interface LogSubscriptionsProps {
-  readonly destination: IFunction;
+  readonly target: SubscriptionTarget;
   readonly clusters: readonly SubscribedCluster[];
+  /** @default 'log-groups' */
+  readonly mode?: SubscriptionMode;
+  /**
+   * Log groups the account policy never subscribes: the functions' own log groups (a function whose
+   * log group is subscribed to itself feeds on its own output), and whatever the config lists.
+   * @default - none
+   */
+  readonly exclude?: readonly string[];
+  /**
+   * The account policy's filter pattern.
+   * @default - the default pattern (see DEFAULT_FILTER_TERMS)
+   */
+  readonly filterPattern?: string;
 }
 
 /**
- * One subscription filter per configured log group, named `karpenter-doctor.<cluster>` so every
- * delivery says which cluster it is about. CloudWatch Logs may invoke the analyzer through a single
- * resource-policy statement whose source ARN is bounded to this account and region (and to the
- * groups' common name prefix when they share one) — per-group permissions would pass the 20 KB
- * policy limit at a few dozen groups (docs/architecture.md, AWS limits the design respects).
+ * At most this many invoke permissions: each is a statement of about 350 bytes in the analyzer's
+ * resource policy, which may not exceed 20,480 bytes (docs/architecture.md, AWS limits the design respects).
+ */
+export const MAX_INVOKE_PERMISSIONS = 20;
+
+/** `LogGroupName NOT IN [...]` may be at most 25 KB long (CloudFormation AWS::Logs::AccountPolicy). */
+const MAX_SELECTION_CRITERIA_BYTES = 25 * 1024;
+
+/**
+ * Subscribes the configured log groups to the analyzer (or to the organisation's destination), every
+ * filter and the account policy named `karpenter-doctor`. Which cluster a delivery belongs to is
+ * decided by the analyzer from its configured log group → cluster mapping, never from the filter
+ * name, which anyone allowed to create a filter can choose.
+ *
+ * With the analyzer as target, CloudWatch Logs may invoke it through a few resource-policy statements
+ * whose source ARNs are bounded to the configured groups: exact names, or the folder (`…/*`) of groups
+ * that share one, at most MAX_INVOKE_PERMISSIONS of them (per-group permissions would pass the 20 KB
+ * policy limit at a few dozen groups). The account policy delivers from any log group of the account,
+ * so its one permission is `log-group:*`, still bounded to this account and region.
  */
 export class LogSubscriptions extends Construct {
   public readonly filters: SubscriptionFilter[] = [];
-  public readonly permission: CfnPermission;
+  /** The invoke permissions (none when the target is a destination in another account). */
+  public readonly permissions: CfnPermission[] = [];
+  /** Set in `account-policy` mode. */
+  public readonly accountPolicy?: CfnAccountPolicy;
 
   constructor(scope: Construct, id: string, props: LogSubscriptionsProps) {
     super(scope, id);
     const stack = Stack.of(this);
+    const mode = props.mode ?? 'log-groups';
     const groups = props.clusters.flatMap((c) => c.logGroups);
-    this.permission = new CfnPermission(this, 'InvokePermission', {
-      action: 'lambda:InvokeFunction',
-      functionName: props.destination.functionArn,
-      principal: 'logs.amazonaws.com',
-      sourceAccount: stack.account,
-      sourceArn: stack.formatArn({
-        service: 'logs',
-        resource: 'log-group',
-        resourceName: `${commonPrefix(groups)}*`,
-        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-      }),
-    });
 
-    const destination = new LambdaDestination(props.destination, { addPermissions: false });
+    if (mode === 'log-groups') {
+      const patterns = groups.filter(isPattern);
+      if (patterns.length > 0) {
+        throw new Error(
+          `Log group patterns (${patterns.slice(0, 3).join(', ')}) can only be subscribed by the account policy; list exact names or choose subscriptions.mode "account-policy"`,
+        );
+      }
+    } else {
+      const own = props.clusters.filter((c) => c.filterPattern !== undefined).map((c) => c.name);
+      if (own.length > 0) {
+        throw new Error(
+          `The account policy has one filter pattern for every log group; clusters ${own.join(', ')} set their own (set subscriptions.filterPattern instead)`,
+        );
+      }
+    }
+
+    const target = props.target;
+    let destination: ILogSubscriptionDestination;
+    let destinationArn: string;
+    if ('function' in target) {
+      const sources = mode === 'account-policy' ? ['*'] : invokeSourcesOf(groups);
+      sources.forEach((source, index) => {
+        const permission = new CfnPermission(this, index === 0 ? 'InvokePermission' : `InvokePermission${index}`, {
+          action: 'lambda:InvokeFunction',
+          functionName: target.function.functionArn,
+          principal: 'logs.amazonaws.com',
+          sourceAccount: stack.account,
+          sourceArn: stack.formatArn({
+            service: 'logs',
+            resource: 'log-group',
+            resourceName: source,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        });
+        this.permissions.push(permission);
+      });
+      destination = new LambdaDestination(target.function, { addPermissions: false });
+      destinationArn = target.function.functionArn;
+    } else {
+      destination = new DestinationArn(target.destinationArn);
+      destinationArn = target.destinationArn;
+    }
+
+    if (mode === 'account-policy') {
+      const pattern = props.filterPattern ?? defaultFilterPattern().logPatternString;
+      const exclude = [...new Set(props.exclude ?? [])];
+      const selectionCriteria = `LogGroupName NOT IN [${exclude.map((name) => (Token.isUnresolved(name) ? `"${name}"` : JSON.stringify(name))).join(', ')}]`;
+      // Tokens (the functions' generated log group names) are at most 512 characters once resolved.
+      const bytes = exclude.reduce(
+        (sum, name) => sum + (Token.isUnresolved(name) ? 512 : Buffer.byteLength(name) + 4),
+        30,
+      );
+      if (bytes > MAX_SELECTION_CRITERIA_BYTES) {
+        throw new Error(
+          `The account policy's exclusions take up to ${bytes} bytes; CloudWatch Logs allows ${MAX_SELECTION_CRITERIA_BYTES}`,
+        );
+      }
+      this.accountPolicy = new CfnAccountPolicy(this, 'AccountPolicy', {
+        policyName: SUBSCRIPTION_NAME,
+        policyType: 'SUBSCRIPTION_FILTER_POLICY',
+        scope: 'ALL',
+        selectionCriteria,
+        policyDocument: stack.toJsonString({ DestinationArn: destinationArn, FilterPattern: pattern }),
+      });
+      for (const permission of this.permissions) this.accountPolicy.node.addDependency(permission);
+      return;
+    }
+
     for (const cluster of props.clusters) {
       const pattern: IFilterPattern = cluster.filterPattern
         ? FilterPattern.literal(cluster.filterPattern)
@@ -66,25 +175,70 @@ export class LogSubscriptions extends Construct {
           filterPattern: pattern,
           filterName: `${FILTER_NAME_PREFIX}${cluster.name}`,
         });
-        filter.node.addDependency(this.permission);
+        for (const permission of this.permissions) filter.node.addDependency(permission);
         this.filters.push(filter);
       });
     }
   }
 }
 
-/** The longest common prefix of the names, cut back to the last '/', so the ARN stays a clean prefix. */
-export function commonPrefix(names: readonly string[]): string {
-  if (names.length === 0) return '';
-  let prefix = names[0]!;
-  for (const name of names.slice(1)) {
-    let i = 0;
-    while (i < prefix.length && i < name.length && prefix[i] === name[i]) i++;
-    prefix = prefix.slice(0, i);
+/** A CloudWatch Logs destination in another account: it needs no role from the subscribing side. */
+class DestinationArn implements ILogSubscriptionDestination {
+  constructor(private readonly arn: string) {}
+  bind(): LogSubscriptionDestinationConfig {
+    return { arn: this.arn };
   }
-  if (names.length === 1) return prefix;
-  const slash = prefix.lastIndexOf('/');
-  return slash > 0 ? prefix.slice(0, slash + 1) : '';
+}
+
+export const isPattern = (logGroup: string): boolean => logGroup.endsWith('*');
+
+/**
+ * The source ARN resource names (after `log-group:`) that admit exactly the configured groups' deliveries,
+ * as few as bounds allow: an exact name (`name:*`, the ARN a subscription delivers under) for a group alone
+ * in its folder, the folder (`folder/*`) for groups that share one; while there are more than `max`, the
+ * two that share the longest folder are merged into it. Never `*`: groups that share no folder at all, more
+ * than `max` of them, are an error that says what to do instead.
+ */
+export function invokeSourcesOf(groups: readonly string[], max = MAX_INVOKE_PERMISSIONS): string[] {
+  const byFolder = new Map<string, string[]>();
+  for (const name of new Set(groups)) {
+    const folder = folderOf(name);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), name]);
+  }
+  // A source is a folder prefix ending in '/' (covers every group below it) or an exact group name.
+  let sources: string[] = [...byFolder].flatMap(([folder, names]) =>
+    names.length > 1 && folder !== '' ? [folder] : names,
+  );
+  while (sources.length > max) {
+    let best = '';
+    for (let i = 0; i < sources.length; i++) {
+      for (let j = i + 1; j < sources.length; j++) {
+        const shared = sharedFolder(sources[i]!, sources[j]!);
+        if (shared.length > best.length) best = shared;
+      }
+    }
+    if (best === '') {
+      throw new Error(
+        `The ${groups.length} log groups fall in ${sources.length} places that share no prefix; CloudWatch Logs may invoke the analyzer through at most ${max} permissions. Give the groups a common prefix, or choose subscriptions.mode "account-policy"`,
+      );
+    }
+    sources = [best, ...sources.filter((s) => !s.startsWith(best))];
+  }
+  return sources.map((s) => (s.endsWith('/') ? `${s}*` : `${s}:*`)).sort();
+}
+
+/** The folder of a log group name: everything up to and including its last '/', or '' at the top. */
+function folderOf(name: string): string {
+  const slash = name.lastIndexOf('/');
+  return slash > 0 ? name.slice(0, slash + 1) : '';
+}
+
+/** The longest folder two sources share (ending in '/', never the bare root), or ''. */
+function sharedFolder(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const slash = a.slice(0, i).lastIndexOf('/');
+  return slash > 0 ? a.slice(0, slash + 1) : '';
 }
 
 /** A construct id for a log group: readable, and unique through a short hash of the full name. */

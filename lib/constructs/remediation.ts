@@ -8,7 +8,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
+import type { NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { RemediationConfig } from '../../contracts/config';
 import { DETAIL_TYPES } from '../../contracts/events';
@@ -16,7 +16,7 @@ import { ENV, OPT_IN_TAG } from '../../contracts/names';
 import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 import type { AnalyzerCluster } from './analyzer-function';
-import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue } from './lambda-function';
+import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
 
 export interface RemediationProps {
   readonly table: ITable;
@@ -209,7 +209,7 @@ export class Remediation extends Construct {
         appliesTo: ['Resource::*'],
       });
     }
-    NagSuppressions.addResourceSuppressions(role, suppressions, true);
+    suppressOnRole(role, suppressions);
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the remediation rule's target");
     // EventBridge invokes the function asynchronously: its dead-letter queue only sees events it could

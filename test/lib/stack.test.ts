@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripJsonComments } from '../../bin/config-source';
 import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
-import { commonPrefix } from '../../lib/constructs/log-subscriptions';
+import { invokeSourcesOf } from '../../lib/constructs/log-subscriptions';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
 import { ROOT } from '../helpers';
 
@@ -128,8 +128,9 @@ describe('KarpenterDoctorStack', () => {
     expect(JSON.stringify(clusters?.Resource)).toMatch(/cluster\/prod".*cluster\/staging"/);
   });
 
-  it('subscribes every configured log group once, named after its cluster, with one invoke permission', () => {
+  it('subscribes every configured log group once, with invoke permissions bounded to the configured groups', () => {
     template.resourceCountIs('AWS::Logs::SubscriptionFilter', 5);
+    template.resourceCountIs('AWS::Logs::AccountPolicy', 0);
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/aws/containerinsights/prod/application',
       FilterName: 'karpenter-doctor.prod',
@@ -137,23 +138,20 @@ describe('KarpenterDoctorStack', () => {
       DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFunction'), 'Arn'] },
     });
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
-      LogGroupName: '/aws/containerinsights/prod/dataplane',
-      FilterName: 'karpenter-doctor.prod',
-    });
-    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/eks/staging/karpenter',
       FilterName: 'karpenter-doctor.staging',
     });
-    expect(
-      Object.keys(
-        template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'logs.amazonaws.com' } }),
-      ),
-    ).toHaveLength(1);
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Principal: 'logs.amazonaws.com',
-      SourceAccount: { Ref: 'AWS::AccountId' },
-      SourceArn: { 'Fn::Join': ['', Match.arrayWith([':log-group:*'])] },
-    });
+    const permissions = Object.values(
+      template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'logs.amazonaws.com' } }),
+    ) as Array<{ Properties: { SourceAccount: unknown; SourceArn: { 'Fn::Join': [string, unknown[]] } } }>;
+    // The groups share no prefix: the folder of prod's three Container Insights groups, and two exact names.
+    expect(permissions.map((p) => p.Properties.SourceArn['Fn::Join'][1].at(-1)).sort()).toEqual([
+      ':log-group:/aws/containerinsights/prod/*',
+      ':log-group:/eks/prod/kubernetes-events:*',
+      ':log-group:/eks/staging/karpenter:*',
+    ]);
+    for (const permission of permissions)
+      expect(permission.Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
   });
 
   it('never subscribes its own log group', () => {
@@ -396,7 +394,7 @@ describe('KarpenterDoctorStack against the cdk-nag ServerlessChecks pack', () =>
 });
 
 describe('KarpenterDoctorStack at scale', () => {
-  it('subscribes 300 log groups with a single invoke permission', () => {
+  it('subscribes 300 log groups with one invoke permission per cluster folder', () => {
     const clusters = Array.from({ length: 3 }, (_, c) => ({
       name: `cluster-${c}`,
       logGroups: Array.from({ length: 100 }, (_, g) => `/aws/containerinsights/cluster-${c}/group-${g}`),
@@ -404,12 +402,35 @@ describe('KarpenterDoctorStack at scale', () => {
     const { template } = synth(parseConfig({ clusters }, 'test'));
 
     template.resourceCountIs('AWS::Logs::SubscriptionFilter', 300);
-    template.resourceCountIs('AWS::Lambda::Permission', 1);
+    template.resourceCountIs('AWS::Lambda::Permission', 3);
     template.hasResourceProperties('AWS::Lambda::Permission', {
-      SourceArn: { 'Fn::Join': ['', Match.arrayWith([':log-group:/aws/containerinsights/*'])] },
+      SourceArn: { 'Fn::Join': ['', Match.arrayWith([':log-group:/aws/containerinsights/cluster-2/*'])] },
     });
     const resources = Object.keys(template.toJSON().Resources as object).length;
     expect(resources).toBeLessThan(500);
+  });
+
+  it('stays cdk-nag clean when the roles of 40 clusters pass the inline policy limit and CDK splits them', () => {
+    const clusters = Array.from({ length: 40 }, (_, c) => ({
+      name: `c${c}`,
+      logGroups: [`/eks/c${c}/karpenter`],
+      systemNodegroup: 'sys',
+    }));
+    const { stack, template } = synth(
+      parseConfig({ clusters, remediation: { raiseSystemNodegroup: { mode: 'apply' } } }, 'test'),
+      true,
+    );
+
+    // The analyzer's policy, one cluster and one node group ARN per cluster, no longer fits inline.
+    expect(Object.keys(template.findResources('AWS::IAM::ManagedPolicy'))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^AnalyzerRoleOverflowPolicy1/)]),
+    );
+    const annotations = Annotations.fromStack(stack);
+    const findings = [
+      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
+    expect(findings).toEqual([]);
   });
 
   it('lets the remediator in apply mode change only the configured groups, tagged, and the quotas its rule may raise', () => {
@@ -525,13 +546,30 @@ describe('KarpenterDoctorStack at scale', () => {
   });
 });
 
-describe('commonPrefix', () => {
+describe('invokeSourcesOf', () => {
   it.each([
-    [['/aws/containerinsights/a/application', '/aws/containerinsights/b/application'], '/aws/containerinsights/'],
-    [['/aws/containerinsights/a/application'], '/aws/containerinsights/a/application'],
-    [['/aws/x', '/eks/y'], ''],
-    [['karpenter', 'karpenter-events'], ''],
-  ])('bounds the invoke permission of %j to %j*', (names, expected) => {
-    expect(commonPrefix(names)).toBe(expected);
+    [['/aws/containerinsights/a/application', '/aws/containerinsights/a/host'], ['/aws/containerinsights/a/*']],
+    [['/aws/containerinsights/a/application'], ['/aws/containerinsights/a/application:*']],
+    [
+      ['/aws/x', '/eks/y'],
+      ['/aws/x:*', '/eks/y:*'],
+    ],
+    [
+      ['karpenter', 'karpenter-events'],
+      ['karpenter-events:*', 'karpenter:*'],
+    ],
+  ])('bounds the invoke permissions of %j to %j', (names, expected) => {
+    expect(invokeSourcesOf(names)).toEqual(expected);
+  });
+
+  it('merges the folders that share the longest prefix until at most the maximum is left', () => {
+    const groups = ['/eks/a/x', '/eks/a/y', '/eks/b/x', '/eks/b/y', '/aws/c/x', '/aws/c/y'];
+    expect(invokeSourcesOf(groups, 3)).toEqual(['/aws/c/*', '/eks/a/*', '/eks/b/*']);
+    expect(invokeSourcesOf(groups, 2)).toEqual(['/aws/c/*', '/eks/*']);
+  });
+
+  it('never widens to every log group of the account: groups that share nothing, too many of them, are an error', () => {
+    const groups = Array.from({ length: 21 }, (_, i) => `group-${i}`);
+    expect(() => invokeSourcesOf(groups)).toThrow(/share no prefix.*subscriptions.mode "account-policy"/);
   });
 });
