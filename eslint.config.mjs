@@ -25,6 +25,17 @@ const lambdasFromLib = {
   group: ['**/lambdas/*', '**/lambdas/**'],
   message: 'lib/ refers to the functions by file path only; what it shares with them lives in contracts/.',
 };
+// The leaves of lambdas/shared that adapters may use; the rest of shared (settings, invocation,
+// observability) sits above the adapters and serves the handlers.
+const sharedBelowAdapters = ['concurrency', 'aws-clients'];
+const upward = {
+  group: ['../handlers/*', '../shared/*', ...sharedBelowAdapters.map((name) => `!../shared/${name}`)],
+  message: 'Adapters import the core, each other and the leaves of lambdas/shared, never handlers or settings.',
+};
+const intoHandlers = {
+  group: ['../handlers/*'],
+  message: 'lambdas/shared serves the handlers and never imports them.',
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', 'coverage/**', 'examples/**', 'docs/**'] },
@@ -40,6 +51,14 @@ export default tseslint.config(
   {
     files: ['lambdas/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward] }] },
+  },
+  {
+    files: ['lambdas/adapters/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, upward] }] },
+  },
+  {
+    files: ['lambdas/shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, intoHandlers] }] },
   },
   { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [lambdasFromLib] }] } },
   {

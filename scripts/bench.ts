@@ -23,7 +23,7 @@ import { BUNDLE_OPTIONS } from '../lib/constructs/lambda-function';
 import { DEFAULT_FILTER_TERMS } from '../lib/filter-pattern';
 import { analyzeMessages } from '../lambdas/core/analyze';
 import { classify } from '../lambdas/core/classify';
-import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/decode';
+import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/subscription-payload';
 import { emptyInputStats, fromDocument } from '../lambdas/core/input';
 import { parseMessage } from '../lambdas/core/parse';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';

@@ -17,7 +17,7 @@ import {
   type EKSClient,
 } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, type ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import type { RuleId } from '../core/rules';
+import type { RuleId } from '../core/rules/ids';
 import {
   usableIpsOf,
   zoneTotals,
@@ -28,7 +28,7 @@ import {
   type SubnetFacts,
   type VpcFacts,
 } from '../core/context';
-import { errorMessage } from '../core/decode';
+import { errorMessage } from '../core/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import type { Entities } from '../core/model';
 import { truncate } from '../core/sanitize';

@@ -1,6 +1,6 @@
 import { clusterScopeOf } from '../core/account';
 import type { FindingContext } from '../core/context';
-import { errorMessage } from '../core/decode';
+import { errorMessage } from '../core/error-message';
 import { buildDigest, DEFAULT_LIMITS, digestNotificationOf, planNotices, type DigestMember } from '../core/digest';
 import { findingEventOf, type ArnScope } from '../core/events';
 import { buildFinding, type Finding } from '../core/finding';

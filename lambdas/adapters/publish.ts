@@ -1,6 +1,6 @@
 import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { errorMessage } from '../core/decode';
+import { errorMessage } from '../core/error-message';
 import type { EventEntry } from '../core/events';
 import type { SnsNotification } from '../core/render-notification';
 

@@ -11,19 +11,12 @@ import {
   RequestServiceQuotaIncreaseCommand,
 } from '@aws-sdk/client-service-quotas';
 import { planSubnetCapacity } from '../core/cidr-plan';
-import { errorMessage } from '../core/decode';
+import { errorMessage } from '../core/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import { shellArg } from '../core/advice/shell';
 import type { Finding } from '../core/finding';
-import {
-  eniConfigYaml,
-  planRaise,
-  quotaTarget,
-  raiseCommands,
-  subnetPlanCommands,
-  type GroupState,
-  type RemediationReport,
-} from '../core/remediation';
+import { planRaise, raiseCommands, type GroupState } from '../core/group-raise';
+import { eniConfigYaml, quotaTarget, subnetPlanCommands, type RemediationReport } from '../core/remediation';
 import type { RemediationConfig } from '../../contracts/config';
 import { OPT_IN_TAG } from '../../contracts/names';
 import type { ActionId, RemediationMode } from '../../contracts/remediation';

@@ -1,4 +1,4 @@
-import type { RuleId } from './rules';
+import type { RuleId } from './rules/ids';
 import type { ActionId } from '../../contracts/remediation';
 
 /**

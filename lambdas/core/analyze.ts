@@ -1,6 +1,6 @@
 import { Aggregator, type Incident, type IncidentChange } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
-import type { RuleId } from './rules';
+import type { RuleId } from './rules/ids';
 import { classify, worthParsing } from './classify';
 import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';

@@ -1,4 +1,4 @@
-import type { SubscriptionDocument } from './decode';
+import type { SubscriptionDocument } from './subscription-payload';
 
 /**
  * Which configured cluster a CloudWatch Logs delivery is about, from the configured mapping of log

@@ -1,4 +1,4 @@
-import { isObject } from './decode';
+import { isObject } from './json';
 import type { Entities, EntityKind, LogRecord } from './model';
 
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */

@@ -1,12 +1,11 @@
 import type { RawMessage } from './assemble';
+import { isObject, tryJson } from './json';
 import {
   decodeSubscriptionData,
-  isObject,
   toSubscriptionDocument,
-  tryJson,
   type CloudWatchLogEvent,
   type SubscriptionDocument,
-} from './decode';
+} from './subscription-payload';
 import type { RecordOrigin } from './model';
 
 /** What reading one input found, beside the messages themselves. */

@@ -1,4 +1,5 @@
-import { decodeSubscriptionData, isObject, type DecodeResult } from './decode';
+import { isObject } from './json';
+import { decodeSubscriptionData, type DecodeResult } from './subscription-payload';
 
 /**
  * The organisation path: a CloudWatch Logs destination puts each subscription delivery

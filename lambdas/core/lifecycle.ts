@@ -1,6 +1,6 @@
 import type { Evidence, Incident } from './aggregate';
 import { MAX_EVIDENCE } from './aggregate';
-import type { RuleId } from './rules';
+import type { RuleId } from './rules/ids';
 import type { FindingStatus } from './finding';
 import { SEVERITIES, type Entities, type EntityKind, type Severity } from './model';
 

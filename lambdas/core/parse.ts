@@ -1,4 +1,4 @@
-import { isObject, tryJson } from './decode';
+import { isObject, tryJson } from './json';
 import type { EventInfo, LogRecord, ObjectRef, RecordOrigin } from './model';
 
 /**

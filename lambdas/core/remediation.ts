@@ -1,5 +1,5 @@
 import { actionsOf } from './actions';
-import type { RuleId } from './rules';
+import type { RuleId } from './rules/ids';
 import type { CidrPlan } from './cidr-plan';
 import type { ActionId, RemediationMode } from '../../contracts/remediation';
 import { shellArg } from './advice/shell';
@@ -35,68 +35,6 @@ export interface RemediationReport {
   /** The exact commands of the change (to run by hand in dry-run, or what was done in apply). */
   commands: string[];
   plan?: CidrPlan & { eniConfigs?: string };
-}
-
-/** Live scaling state of the group that runs the Karpenter controller. */
-export interface GroupState {
-  kind: 'managed' | 'self-managed';
-  name: string;
-  /** For managed groups: the cluster. */
-  cluster?: string;
-  minSize: number;
-  desiredSize: number;
-  maxSize: number;
-  optIn: boolean;
-  /** The Cluster Autoscaler manages the group (its auto-discovery tag is set): desired is left to it. */
-  clusterAutoscaler: boolean;
-}
-
-export interface RaisePlan {
-  /** Undefined when nothing can be raised (the reason says why). */
-  minSize?: number;
-  /** Undefined when desired is left alone (the Cluster Autoscaler, or already high enough). */
-  desiredSize?: number;
-  reason?: string;
-}
-
-/** Two replicas of the controller need room on two nodes (the chart's default since v0.16). */
-const CONTROLLER_REPLICAS = 2;
-
-/**
- * The new minimum: one more node, and at least two, but never above the configured cap nor the
- * group's maximum, and never lower than today. Desired follows the minimum up, unless the Cluster
- * Autoscaler owns it.
- */
-export function planRaise(group: GroupState, cap: number): RaisePlan {
-  const ceiling = Math.min(cap, group.maxSize);
-  const wanted = Math.max(group.minSize + 1, CONTROLLER_REPLICAS);
-  const minSize = Math.min(wanted, ceiling);
-  if (minSize <= group.minSize) {
-    return {
-      reason:
-        group.minSize >= group.maxSize
-          ? `the group's minimum (${group.minSize}) is already its maximum (${group.maxSize})`
-          : `the group's minimum (${group.minSize}) is already at the configured cap (${cap})`,
-    };
-  }
-  if (group.clusterAutoscaler) return { minSize };
-  return { minSize, desiredSize: group.desiredSize < minSize ? minSize : undefined };
-}
-
-/** The commands that make the raise, filled in. */
-export function raiseCommands(group: GroupState, plan: RaisePlan, region: string | null): string[] {
-  if (plan.minSize === undefined) return [];
-  const regionArg = region ? ` --region ${shellArg(region)}` : '';
-  if (group.kind === 'managed') {
-    const desired = plan.desiredSize !== undefined ? `,desiredSize=${plan.desiredSize}` : '';
-    return [
-      `aws eks update-nodegroup-config --cluster-name ${shellArg(group.cluster ?? '<cluster>')} --nodegroup-name ${shellArg(group.name)} --scaling-config minSize=${plan.minSize},maxSize=${group.maxSize}${desired}${regionArg}`,
-    ];
-  }
-  const desired = plan.desiredSize !== undefined ? ` --desired-capacity ${plan.desiredSize}` : '';
-  return [
-    `aws autoscaling update-auto-scaling-group --auto-scaling-group-name ${shellArg(group.name)} --min-size ${plan.minSize}${desired}${regionArg}`,
-  ];
 }
 
 /** The value to ask for: double today's, at most the cap; undefined when today's is already there. */

@@ -5,15 +5,16 @@ import { Publisher } from '../adapters/publish';
 import type { Incident } from '../core/aggregate';
 import { CATALOG } from '../core/rules';
 import { boundIncidents, memberOf } from '../core/digest';
-import { errorMessage, type SubscriptionDocument } from '../core/decode';
+import { errorMessage } from '../core/error-message';
+import { batchIdOf, type SubscriptionDocument } from '../core/subscription-payload';
 import { scopeOfArn } from '../core/events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
-import { recordNotifyMetrics } from '../shared/notify-metrics';
+import { recordNotifyMetrics } from './notify-metrics';
 import { clusterSettingsOf } from '../shared/settings';
-import { batchIdOf, type AnalyzerDeps, type AnalyzerResult } from './analyzer';
+import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
 /** Time kept back from the function timeout for publishing after the enrichment. */
 const PUBLISH_RESERVE_MS = 10_000;

@@ -1,46 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Enricher } from '../adapters/enrich';
 import { analyzeMessages } from '../core/analyze';
 import { accountOfOwner, keyAccountOf } from '../core/account';
 import { clusterOfDocument } from '../core/cluster';
-import { decodeSubscriptionData, isObject, type SubscriptionDocument } from '../core/decode';
+import { isObject } from '../core/json';
+import { decodeSubscriptionData, type SubscriptionDocument } from '../core/subscription-payload';
 import { scopeOfArn } from '../core/events';
 import { emptyInputStats, fromDocument } from '../core/input';
 import type { AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../../contracts/names';
-import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
+import { PublishError, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
-import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
-
-/** What one invocation did; returned to Lambda and used by tests. */
-export interface AnalyzerResult {
-  outcome: 'control' | 'malformed' | 'no-findings' | 'duplicate' | 'processed';
-  cluster?: string;
-  /** The cluster's account when it is not the deployment's own. */
-  account?: string;
-  records: number;
-  malformed: number;
-  incidents: number;
-  notified: string[];
-  suppressed: number;
-  /** Notices sent on their own, and digests (one per cluster at most). */
-  notices: number;
-  digests: number;
-  /** Incidents over the per-delivery limit: counted in the digest, not stored. */
-  untracked: number;
-  /** Records of other containers in a shared log group, ignored. */
-  foreign: number;
-}
+import { analyzerSettings } from '../shared/settings';
+import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
 export { PublishError, type InvocationContext };
-
-/** Everything the analyzer needs from outside, injected so tests use mocks and a local table. */
-export interface AnalyzerDeps extends FunctionDeps<AnalyzerSettings> {
-  /** Reused across warm invocations: its cache is what makes repeated Describe calls cheap. */
-  enricher?: Enricher;
-}
+export type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
 /**
  * One CloudWatch Logs subscription delivery: decode → classify and aggregate → count in the incident store →
@@ -126,18 +102,6 @@ const emptyResult = (): AnalyzerResult => ({
   untracked: 0,
   foreign: 0,
 });
-
-/**
- * A stable id of one delivery: the same payload, re-delivered or retried, has the same id. `account`
- * (another account than the deployment's, `keyAccountOf`) keeps two accounts' deliveries apart.
- */
-export function batchIdOf(document: SubscriptionDocument, account?: string): string {
-  const hash = createHash('sha256');
-  if (account) hash.update(`account:${account}\u0000`);
-  hash.update(`${document.logGroup}\u0000${document.logStream}`);
-  for (const event of document.logEvents) hash.update(`\u0000${event.id}`);
-  return hash.digest('hex').slice(0, 32);
-}
 
 /** The AWS side of the analyzer, loaded on first use. */
 function awsPhase(): typeof import('./analyzer-aws') {

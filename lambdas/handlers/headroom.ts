@@ -6,7 +6,7 @@ import { Notifier, type Due } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
 import { findingIdOf, type Incident } from '../core/aggregate';
 import { zoneTotals, type FindingContext, type SubnetFacts } from '../core/context';
-import { isObject } from '../core/decode';
+import { isObject } from '../core/json';
 import { scopeOfArn } from '../core/events';
 import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds } from '../core/forecast';
 import { resolveIncident, sweepAction, takeOverPending } from '../core/lifecycle';
@@ -14,7 +14,7 @@ import type { Severity } from '../core/model';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
-import { recordNotifyMetrics } from '../shared/notify-metrics';
+import { recordNotifyMetrics } from './notify-metrics';
 import { observability } from '../shared/observability';
 import { clusterSettingsOf, headroomSettings, type HeadroomSettings } from '../shared/settings';
 

@@ -1,6 +1,6 @@
 import type { ClusterSettings } from '../adapters/enrich';
 import type { RemediationSettings } from '../adapters/remediator';
-import { isObject, tryJson } from '../core/decode';
+import { isObject, tryJson } from '../core/json';
 import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
 import type { HeadroomThresholds } from '../core/forecast';
 import { DEFAULT_SOURCES, type KarpenterSources } from '../core/karpenter-source';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { gzipSync } from 'node:zlib';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import { classify } from '../../lambdas/core/classify';
-import { decodeSubscriptionData } from '../../lambdas/core/decode';
+import { decodeSubscriptionData } from '../../lambdas/core/subscription-payload';
 import { emptyInputStats, readInput } from '../../lambdas/core/input';
 import { parseMessage } from '../../lambdas/core/parse';
 import { fixture } from '../helpers';

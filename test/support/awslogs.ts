@@ -1,4 +1,4 @@
-import { encodeSubscriptionData } from '../../lambdas/core/decode';
+import { encodeSubscriptionData } from '../../lambdas/core/subscription-payload';
 
 export interface AwslogsOptions {
   logGroup?: string;

@@ -1,6 +1,6 @@
 import type { NodegroupFacts } from '../context';
 import { shellArg } from './shell';
-import { planRaise, raiseCommands, type GroupState } from '../remediation';
+import { planRaise, raiseCommands, type GroupState } from '../group-raise';
 
 /** How a node group should be raised so the Karpenter controller fits, from its live sizes. */
 export interface SizingAdvice {

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { errorMessage } from './error-message';
+import { isObject } from './json';
 
 /** One CloudWatch Logs event inside a subscription payload. */
 export interface CloudWatchLogEvent {
@@ -97,6 +100,18 @@ export function encodeSubscriptionData(document: Omit<SubscriptionDocument, 'mal
 }
 
 /**
+ * A stable id of one delivery: the same payload, re-delivered or retried, has the same id. `account`
+ * (another account than the deployment's, `keyAccountOf` in core/account.ts) keeps two accounts' deliveries apart.
+ */
+export function batchIdOf(document: SubscriptionDocument, account?: string): string {
+  const hash = createHash('sha256');
+  if (account) hash.update(`account:${account}\u0000`);
+  hash.update(`${document.logGroup}\u0000${document.logStream}`);
+  for (const event of document.logEvents) hash.update(`\u0000${event.id}`);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/**
  * Base64 alphabet at the start and padding at the end. The whole payload is not scanned: a bad
  * character further in makes gunzip fail, which is reported as well.
  */
@@ -106,18 +121,4 @@ function looksLikeBase64(data: string): boolean {
   return /^[A-Za-z0-9+/]+$/.test(head.replace(/=+$/, '')) && /^[A-Za-z0-9+/]*={0,2}$/.test(tail) && head.length > 0;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const stringOr = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-/** JSON.parse that returns undefined instead of throwing. */
-export function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));

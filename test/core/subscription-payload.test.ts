@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/decode';
+import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/subscription-payload';
 import { controlMessageEvent } from '../support/awslogs';
 
 // The CloudWatch Logs test vector published in the Powertools for AWS Lambda (TypeScript) parser docs.
