@@ -46,6 +46,11 @@ export interface Incident {
    * that a digest accounts for every one of them.
    */
   workloadCount?: number;
+  /**
+   * Other scheduling reasons the same records gave, kept as causes of this incident's rule (which
+   * leads: lambdas/core/scheduling-causes.ts); absent when there are none.
+   */
+  causes?: RuleId[];
 }
 
 /**
@@ -72,6 +77,8 @@ export class Aggregator {
   private readonly seen = new Map<string, { first: number; last: number }>();
   /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
   private readonly workloads = new Map<string, Set<string>>();
+  /** The highest count seen of each Kubernetes event, by finding id and event identity. */
+  private readonly eventCounts = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly cluster: string,
@@ -104,7 +111,11 @@ export class Aggregator {
       this.incidents.set(findingId, incident);
       this.entitySets.set(findingId, new Map());
     }
-    incident.occurrences++;
+    incident.occurrences += this.weightOf(findingId, signal.record);
+    if (signal.causes?.length) {
+      const causes = new Set([...(incident.causes ?? []), ...signal.causes]);
+      if (!incident.causes || causes.size > incident.causes.length) incident.causes = [...causes];
+    }
     if (isPerWorkload(signal.rule)) {
       let workloads = this.workloads.get(findingId);
       if (!workloads) this.workloads.set(findingId, (workloads = new Set()));
@@ -133,6 +144,24 @@ export class Aggregator {
     return { findingId, opened, grown };
   }
 
+  /**
+   * What a signal adds to its incident's occurrences: 1 for a log line; for a Kubernetes event
+   * whose identity is known, what its count adds to the highest count seen of that event. An event
+   * re-emitted with its count rising (31 copies, the last with count 31) is 31 occurrences, not the
+   * sum of the copies' counts nor the number of lines.
+   */
+  private weightOf(findingId: string, record: LogRecord): number {
+    const identity = eventIdentityOf(record);
+    if (identity === undefined) return 1;
+    const count = record.event?.count ?? 1;
+    let counts = this.eventCounts.get(findingId);
+    if (!counts) this.eventCounts.set(findingId, (counts = new Map()));
+    const seen = counts.get(identity) ?? 0;
+    if (count <= seen) return 0;
+    counts.set(identity, count);
+    return count - seen;
+  }
+
   private snapshot(incident: Incident): Incident {
     const seen = this.seen.get(incident.findingId);
     const workloads = this.workloads.get(incident.findingId);
@@ -141,6 +170,7 @@ export class Aggregator {
       ...(seen && { firstSeen: new Date(seen.first).toISOString(), lastSeen: new Date(seen.last).toISOString() }),
       entities: toEntities(this.entitySets.get(incident.findingId)!),
       evidence: [...incident.evidence],
+      ...(incident.causes && { causes: [...incident.causes] }),
       ...(workloads ? { workloadCount: workloads.size } : {}),
     };
   }
@@ -178,6 +208,22 @@ export interface IncidentChange {
   grown: EntityKind[];
 }
 
+/**
+ * What identifies one Kubernetes event across its copies: its uid, else its own name, else (for a
+ * row that states a count) the object it is about with its type, reason and message. Undefined for log lines
+ * and for event rows that can be told apart by nothing: each of those counts once.
+ */
+export function eventIdentityOf(record: LogRecord): string | undefined {
+  const event = record.event;
+  if (!event) return undefined;
+  if (event.uid) return `uid\u0000${event.uid}`;
+  if (event.name) return `name\u0000${event.name}`;
+  const object = event.object;
+  if (event.count === undefined || !object) return undefined;
+  // The event recorder's own key: one object, type, reason and message make one Event whose count rises.
+  return `object\u0000${object.kind ?? ''}\u0000${object.namespace ?? ''}\u0000${object.name}\u0000${event.type ?? ''}\u0000${record.text}`;
+}
+
 function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
   const entities: Entities = {};
   for (const [kind, set] of sets) entities[kind] = [...set].sort();
@@ -185,7 +231,7 @@ function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
 }
 
 /** When a record was written, in epoch ms: its own time, else when CloudWatch received it. */
-function timeOf(record: LogRecord): number | undefined {
+export function timeOf(record: LogRecord): number | undefined {
   if (record.time) {
     const parsed = Date.parse(record.time);
     if (!Number.isNaN(parsed)) return parsed;

@@ -74,7 +74,15 @@ export interface EventInfo {
   type?: string;
   object?: ObjectRef;
   component?: string;
+  /**
+   * How many times the event happened, as its latest copy says (`count`, `series.count`,
+   * `deprecatedCount`, kubectl's `(x31 over 50m)`): a re-emitted event carries a rising count.
+   */
   count?: number;
+  /** The Event object's own `metadata.uid`, when shipped: what tells two copies of one event apart. */
+  uid?: string;
+  /** The Event object's own `namespace/name` (`metadata`), when shipped. */
+  name?: string;
 }
 
 /** One log record after unwrapping every envelope. */
@@ -101,6 +109,11 @@ export interface Signal {
   rule: RuleId;
   entities: Entities;
   record: LogRecord;
+  /**
+   * Other rules the same record shows for the same pods, kept as causes of this one (a scheduler
+   * message listing an untolerated taint and insufficient cpu is one finding, lead by the cpu).
+   */
+  causes?: RuleId[];
 }
 
 export type { RuleId } from './rules/ids';

@@ -30,7 +30,12 @@ const ZAP_CONSOLE =
   /^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$/s;
 const LOGGER_NAME =
   /^(?:controller|webhook|karpenter|manager|provisioner)(?:\.[a-zA-Z0-9_-]+)*$|^[a-z][a-zA-Z0-9_-]*(?:\.[a-zA-Z0-9_-]+)+$/;
-const GET_EVENTS_ROW = /^(?:(\S+)\s+)?(\S+)\s+(Normal|Warning)\s+([A-Za-z]\S*)\s+([a-zA-Z.]+\/\S+)\s+(.*)$/s;
+/**
+ * A row of `kubectl get events` or `kubectl events` (optional namespace, last seen, type, reason,
+ * object, message); `kubectl events` writes a repeated event's last seen as `4m (x31 over 50m)`.
+ */
+const GET_EVENTS_ROW =
+  /^(?:(\S+)\s+)?(\S+)(?: \(x(\d+) over \S+\))?\s+(Normal|Warning)\s+([A-Za-z]\S*)\s+([a-zA-Z.]+\/\S+)\s+(.*)$/s;
 const DESCRIBE_EVENT_ROW = /^\s*(Normal|Warning)\s+([A-Za-z]\S*)\s+(.*)$/s;
 const DESCRIBE_AGE_FROM = /^(<unknown>|\d\S*(?: \(x\d+ over \S+\))?)\s+(\S+)\s+(.*)$/s;
 const OBJECT_THEN_MESSAGE = /^([a-zA-Z.]+)\/"?([a-z0-9.:-]+)"?\s+(.*)$/s;
@@ -113,16 +118,11 @@ function fromText(
 
   const row = GET_EVENTS_ROW.exec(start);
   if (row) {
-    const object = objectFromSlashRef(row[5]!);
+    const object = objectFromSlashRef(row[6]!);
     if (row[1] && object) object.namespace = row[1];
-    return eventRecord(
-      { type: row[3]!, reason: row[4]!, object },
-      row[6]!.trim(),
-      origin,
-      undefined,
-      source,
-      'kubectl-event-row',
-    );
+    const event: EventInfo = { type: row[4]!, reason: row[5]!, object };
+    if (row[3]) event.count = Number(row[3]);
+    return eventRecord(event, row[7]!.trim(), origin, undefined, source, 'kubectl-event-row');
   }
   const describeRow = DESCRIBE_EVENT_ROW.exec(line);
   if (describeRow) {
@@ -291,11 +291,30 @@ function fromEventObject(
     type: firstString(value.type),
     object: name ? { kind: firstString(involved.kind), namespace, name } : undefined,
     component: firstString(sourceInfo.component, value.reportingComponent, value.reportingController),
-    count: typeof value.count === 'number' ? value.count : undefined,
+    count: eventCount(value),
   };
+  const uid = firstString(metadata.uid);
+  if (uid) event.uid = uid;
+  const eventName = firstString(metadata.name);
+  if (eventName) event.name = `${firstString(metadata.namespace) ?? ''}/${eventName}`;
   const message = firstString(value.message, value.eventMessage, value.note) ?? '';
   const time = timeOf(value.lastTimestamp ?? value.eventTime ?? value.firstTimestamp ?? metadata.creationTimestamp);
   return eventRecord(event, message, origin, time, source, 'k8s-event');
+}
+
+/**
+ * How many times an Event object says it happened: core/v1 `count`, or the `series.count` of an
+ * events.k8s.io/v1 series (and core/v1 `series`), or `deprecatedCount`; the largest one stated.
+ */
+function eventCount(value: Record<string, unknown>): number | undefined {
+  const series = isObject(value.series) ? value.series.count : undefined;
+  let count: number | undefined;
+  for (const candidate of [value.count, series, value.deprecatedCount]) {
+    if (typeof candidate === 'number' && Number.isFinite(candidate) && candidate > 0) {
+      count = Math.max(count ?? 0, Math.floor(candidate));
+    }
+  }
+  return count;
 }
 
 function eventRecord(
