@@ -3,6 +3,7 @@ import type { Incident, Evidence } from './aggregate';
 import { CATALOG, diagnose, RULE_IDS, type RuleId } from './rules';
 import { emptyContext, type FindingContext } from './context';
 import type { Entities, Severity } from './model';
+import { causesSentence } from './scheduling-causes';
 
 export type FindingStatus = 'open' | 'ongoing' | 'resolved';
 
@@ -20,6 +21,11 @@ export interface Finding {
   firstSeen: string | null;
   lastSeen: string | null;
   occurrences: number;
+  /**
+   * Other rules the same records showed, merged into this finding as causes (one scheduler event
+   * giving an untolerated taint and insufficient cpu is one finding); absent when there are none.
+   */
+  causes?: RuleId[];
   entities: Entities;
   evidence: Evidence[];
   context: FindingContext;
@@ -45,7 +51,7 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
   const info = CATALOG[incident.rule];
   const context = options.context ?? emptyContext();
   const occurrences = options.occurrences ?? incident.occurrences;
-  const advice = diagnose({
+  const input = {
     rule: incident.rule,
     cluster: incident.cluster,
     region: options.region,
@@ -53,7 +59,20 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     occurrences,
     context,
     evidence: incident.evidence.map((e) => e.message),
-  });
+  };
+  const advice = diagnose(input);
+  const causes = incident.causes ?? [];
+  if (causes.length > 0) {
+    // The lead's advice first; then, per cause, its first step, so no reason given goes unanswered.
+    advice.diagnosis = `${advice.diagnosis} ${causesSentence(causes, incident.entities)}`;
+    for (const cause of causes) {
+      const step = diagnose({ ...input, rule: cause }).remediation[0];
+      if (!step) continue;
+      // An automatic action belongs to the finding's own rule, never to a cause merged into it.
+      const { action: _action, ...manual } = step;
+      advice.remediation.push({ ...manual, title: `Also (${CATALOG[cause].title.toLowerCase()}): ${step.title}` });
+    }
+  }
   return {
     schemaVersion: '1',
     findingId: incident.findingId,
@@ -68,6 +87,7 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     firstSeen: options.firstSeen ?? incident.firstSeen ?? null,
     lastSeen: incident.lastSeen ?? null,
     occurrences,
+    ...(causes.length > 0 && { causes: [...causes] }),
     entities: incident.entities,
     evidence: incident.evidence,
     context,

@@ -21,7 +21,7 @@ describe('karpenter-doctor analyze --format markdown', () => {
     const { code, stdout } = await runCli(['analyze', '--format', 'markdown', '--cluster', 'demo', ...EXAMPLES]);
     expect(code).toBe(0);
     expect(stdout).toMatch(
-      /^## karpenter-doctor: 8 findings \(2 critical, 3 high, 2 medium, 1 low\) in 2047 records\n/,
+      /^## karpenter-doctor: 7 findings \(2 critical, 3 high, 1 medium, 1 low\) in 2047 records\n/,
     );
     expect(stdout).toContain('| **critical** | Subnets are out of free IP addresses | `subnet-ip-exhaustion` | 14 |');
     expect(stdout).toMatch(/### CRITICAL: Subnets are out of free IP addresses/);
@@ -63,8 +63,8 @@ describe('karpenter-doctor analyze --format html', () => {
 
   it('shows one timeline row per rule and one section per finding', async () => {
     const { stdout } = await runCli(['analyze', '--format', 'html', ...EXAMPLES]);
-    expect(stdout.match(/<div class="row">/g)).toHaveLength(8);
-    expect(stdout.match(/<section class="finding /g)).toHaveLength(8);
+    expect(stdout.match(/<div class="row">/g)).toHaveLength(7);
+    expect(stdout.match(/<section class="finding /g)).toHaveLength(7);
     expect(stdout).toMatch(/<span class="bar critical" style="left:0\.00%;width:6\.\d\d%"/);
   });
 });

@@ -1,0 +1,82 @@
+import { CATALOG, type RuleId } from './rules';
+import type { Entities, Signal } from './model';
+
+/**
+ * One scheduling failure often states several reasons at once: "0/7 nodes are available: 3 node(s)
+ * had untolerated taint {nvidia.com/gpu: true}, 4 node(s) didn't match Pod's node affinity/selector".
+ * They are one finding, led by one reason, the others kept as its causes (rule ids stay as they are).
+ *
+ * Which leads follows from how the reasons are counted. kube-scheduler runs its filters in a fixed
+ * order (TaintToleration, NodeAffinity, NodeResourcesFit, …, VolumeBinding, VolumeZone,
+ * PodTopologySpread, InterPodAffinity: its default plugin set) and counts each node under the first
+ * one it fails; Karpenter checks a NodePool's taints, then its requirements, then its instance types
+ * and limits. So a node counted under a later filter passed the earlier ones: it is a node the pod
+ * could use, and its reason leads. One exception: a node selector, node affinity or NodePool
+ * requirement is the pod choosing its nodes, so the nodes it rules out are nodes the pod never
+ * wanted; it leads only alone. In the example above the GPU nodes refuse the pod by their taint (the
+ * pod wants them) and the others are not GPU nodes: the missing toleration leads.
+ *
+ * From the reason that leads least to the one that leads most:
+ */
+export const SCHEDULING_LEAD_ORDER: readonly RuleId[] = [
+  'scheduling-node-selector-mismatch',
+  'incompatible-requirements',
+  'scheduling-untolerated-taint',
+  'scheduling-insufficient-resources',
+  'nodepool-limits-exceeded',
+  'volume-zone-conflict',
+  'scheduling-affinity-topology',
+];
+
+const RANK = new Map(SCHEDULING_LEAD_ORDER.map((rule, index) => [rule, index]));
+
+/**
+ * The signals of one record with its scheduling reasons merged: one signal, of the reason that
+ * leads, carrying the others as `causes` (most telling first). Other signals are returned unchanged.
+ */
+export function mergeSchedulingCauses(signals: Signal[]): Signal[] {
+  if (signals.length < 2) return signals;
+  const scheduling = signals.filter((signal) => RANK.has(signal.rule));
+  if (scheduling.length < 2) return signals;
+  const lead = scheduling.reduce((a, b) => (RANK.get(b.rule)! > RANK.get(a.rule)! ? b : a));
+  const causes = scheduling
+    .filter((signal) => signal !== lead)
+    .map((signal) => signal.rule)
+    .sort((a, b) => RANK.get(b)! - RANK.get(a)!);
+  return signals.flatMap((signal) => (signal === lead ? [{ ...lead, causes }] : RANK.has(signal.rule) ? [] : [signal]));
+}
+
+/** What one cause says, with what the entities name, for a finding that a merged record leads. */
+const CAUSE_PHRASES: Partial<Record<RuleId, (entities: Entities) => string>> = {
+  'scheduling-untolerated-taint': (e) =>
+    `other nodes carry ${e.taints?.length ? `the taint${e.taints.length > 1 ? 's' : ''} ${names(e.taints)}` : 'a taint'} the pods do not tolerate`,
+  'scheduling-node-selector-mismatch': (e) =>
+    `other nodes do not match the pods' node selector or affinity${e.labels?.length ? ` (${names(e.labels)})` : ''}`,
+  'incompatible-requirements': () => "some NodePools' requirements are incompatible with the pods'",
+  'scheduling-insufficient-resources': (e) =>
+    `the nodes that would otherwise fit lack ${e.resources?.length ? names(e.resources) : 'resources'}`,
+  'nodepool-limits-exceeded': () => 'a NodePool has reached its limits',
+  'volume-zone-conflict': () => "the pods' volumes are bound to another zone",
+  'scheduling-affinity-topology': () => 'pod affinity, anti-affinity or topology spread rules exclude nodes',
+};
+
+/** `a, b, c and 2 more`. */
+function names(values: readonly string[]): string {
+  const shown = values.slice(0, 5).join(', ');
+  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown;
+}
+
+/**
+ * One sentence naming the other reasons the same scheduling events gave (empty without causes), for
+ * the diagnosis of the finding they are merged into.
+ */
+export function causesSentence(causes: readonly RuleId[] | undefined, entities: Entities): string {
+  if (!causes?.length) return '';
+  const phrases = causes.map((cause) => CAUSE_PHRASES[cause]?.(entities) ?? CATALOG[cause].title.toLowerCase());
+  return `The same scheduling events also report that ${joinAnd(phrases)}.`;
+}
+
+function joinAnd(phrases: string[]): string {
+  if (phrases.length < 2) return phrases.join('');
+  return `${phrases.slice(0, -1).join('; ')}; and ${phrases[phrases.length - 1]}`;
+}
