@@ -75,6 +75,9 @@ export const DEFAULT_FILTER_TERMS = [
   'ThrottlingException',
   'LimitExceeded',
   'ParameterNotFound',
+  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/resolution.ts).
+  // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
+  'Nominated',
 ] as const;
 
 /** The default pattern: `?term1 ?term2 …`, well under the 1,024-character limit. */

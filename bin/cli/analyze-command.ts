@@ -1,3 +1,4 @@
+import { FOLLOW_RESOLUTION_WINDOW_MS } from '../../lambdas/core/resolution';
 import { StreamingAnalyzer, type Analysis, type ChangeListener } from '../../lambdas/core/analyze';
 import type { Incident } from '../../lambdas/core/aggregate';
 import type { FindingContext } from '../../lambdas/core/context';
@@ -45,7 +46,13 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
   if (options.enrich && !region) throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
   const stats = emptyInputStats();
   const follow = options.follow ? followPrinter(options, region, io) : undefined;
-  const analyzer = new StreamingAnalyzer(options.cluster, follow?.onChange);
+  const analyzer = new StreamingAnalyzer(
+    options.cluster,
+    follow?.onChange,
+    undefined,
+    undefined,
+    follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : undefined,
+  );
   follow?.attach(analyzer);
   const stop = new AbortController();
   const release = options.follow ? io.onInterrupt(() => stop.abort()) : () => undefined;

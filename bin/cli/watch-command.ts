@@ -1,4 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { FOLLOW_RESOLUTION_WINDOW_MS } from '../../lambdas/core/resolution';
 import { StreamingAnalyzer } from '../../lambdas/core/analyze';
 import { buildFinding } from '../../lambdas/core/finding';
 import { emptyInputStats } from '../../lambdas/core/input';
@@ -39,7 +40,9 @@ export async function watch(options: WatchOptions, io: Io): Promise<number> {
   });
   const stats = emptyInputStats();
   const follow = followPrinter(options, where.region, io);
-  const analyzer = new StreamingAnalyzer(where.cluster, follow.onChange);
+  const analyzer = new StreamingAnalyzer(where.cluster, follow.onChange, undefined, undefined, {
+    windowMs: FOLLOW_RESOLUTION_WINDOW_MS,
+  });
   follow.attach(analyzer);
   io.stderr(
     `karpenter-doctor: watching ${deployment.namespace}/${deployment.name} logs and the cluster's events${where.context ? ` (context ${where.context})` : ''}; Ctrl-C stops\n`,

@@ -1,9 +1,11 @@
-import { Aggregator, type Incident, type IncidentChange } from './aggregate';
+import { Aggregator, type Incident, type IncidentChange, timeOf } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules/ids';
 import { classify, worthParsing } from './classify';
 import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';
+import { mayBePlacement, type ResolutionOptions, ResolutionTracker } from './resolution';
+import { mergeSchedulingCauses } from './scheduling-causes';
 import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
 
 /** Counts of one analysis run: what was read and what it showed. */
@@ -12,6 +14,11 @@ export interface AnalysisStats {
   signals: number;
   /** Records of other containers in a shared log group: counted, never classified. */
   foreignRecords: number;
+  /**
+   * Scheduling failures not reported because a later event of the same delivery placed every pod
+   * they named (Karpenter's Nominated, the scheduler's Scheduled).
+   */
+  resolvedSignals: number;
   signalsByRule: Partial<Record<RuleId, number>>;
 }
 
@@ -50,10 +57,17 @@ export type ChangeListener = (change: IncidentChange, signal: Signal) => void;
  */
 export class StreamingAnalyzer {
   private readonly aggregator: Aggregator;
-  private readonly stats: AnalysisStats = { records: 0, signals: 0, foreignRecords: 0, signalsByRule: {} };
+  private readonly stats: AnalysisStats = {
+    records: 0,
+    signals: 0,
+    foreignRecords: 0,
+    resolvedSignals: 0,
+    signalsByRule: {},
+  };
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
-  // counted but never parsed.
-  private readonly prefilter: Prefilter = { keep: worthParsing, skipped: 0 };
+  // counted but never parsed; placements are parsed, as they resolve scheduling failures.
+  private readonly prefilter: Prefilter = { keep: (raw) => worthParsing(raw) || mayBePlacement(raw), skipped: 0 };
+  private readonly resolutions: ResolutionTracker;
   private readonly unrecognised = new UnrecognisedCounter();
   private readonly streams = new Set<RecordAssembler>();
 
@@ -64,8 +78,11 @@ export class StreamingAnalyzer {
     private readonly sources?: KarpenterSources,
     /** The cluster's account when it is not the deployment's own; it goes into every finding id. */
     account?: string,
+    /** How held scheduling failures are released; by default at the end of the delivery (`finish`). */
+    resolution?: ResolutionOptions,
   ) {
     this.aggregator = new Aggregator(cluster, account);
+    this.resolutions = new ResolutionTracker(resolution);
   }
 
   /** A new stream of messages into this analysis. */
@@ -89,22 +106,24 @@ export class StreamingAnalyzer {
     return this.aggregator.incident(findingId);
   }
 
-  /** Completes every stream's last record and returns the analysis. */
+  /** Completes every stream's last record, counts the failures nothing resolved, and returns the analysis. */
   finish(): Analysis {
     for (const assembler of this.streams) {
       const record = assembler.flush();
       if (record) this.record(record);
     }
+    for (const signal of this.resolutions.drain()) this.count(signal);
     return this.snapshot();
   }
 
-  /** The analysis so far, without ending any stream. */
+  /** The analysis so far, without ending any stream (scheduling failures still held are not in it). */
   snapshot(): Analysis {
     return {
       incidents: this.aggregator.incidentsFound(),
       stats: {
         ...this.stats,
         records: this.stats.records + this.prefilter.skipped,
+        resolvedSignals: this.resolutions.resolved,
         signalsByRule: { ...this.stats.signalsByRule },
       },
       unrecognised: this.unrecognised.result(),
@@ -117,14 +136,16 @@ export class StreamingAnalyzer {
       this.stats.foreignRecords++;
       return;
     }
-    const signals = classify(record);
+    const signals = mergeSchedulingCauses(classify(record));
     if (signals.length === 0 && looksLikeFailure(record)) this.unrecognised.add(record);
-    for (const signal of signals) {
-      this.stats.signals++;
-      this.stats.signalsByRule[signal.rule] = (this.stats.signalsByRule[signal.rule] ?? 0) + 1;
-      const change = this.aggregator.add(signal);
-      if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
-    }
+    for (const signal of this.resolutions.accept(record, signals, timeOf(record))) this.count(signal);
+  }
+
+  private count(signal: Signal): void {
+    this.stats.signals++;
+    this.stats.signalsByRule[signal.rule] = (this.stats.signalsByRule[signal.rule] ?? 0) + 1;
+    const change = this.aggregator.add(signal);
+    if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
   }
 }
 

@@ -53,6 +53,16 @@ describe('the default subscription filter pattern', () => {
     expect(healthy.filter(passesAsSubstring).length / healthy.length).toBeLessThan(0.05);
   });
 
+  it("passes Karpenter's Nominated event, which resolves a scheduling failure of the same delivery", () => {
+    const nominated = JSON.stringify({
+      involvedObject: { kind: 'Pod', namespace: 'shop', name: 'api-7d4b9c6f5d-x2x9k' },
+      reason: 'Nominated',
+      type: 'Normal',
+      message: 'Pod should schedule on: nodeclaim/default-x7k2p',
+    });
+    expect(passesAsWords(nominated)).toBe(true);
+  });
+
   it('reports the share of the real noise samples it drops', () => {
     const dropped = {
       words: noise.filter((s) => !passesAsWords(s.raw)).length,
