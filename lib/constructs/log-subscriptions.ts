@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ArnFormat, Stack, Token } from 'aws-cdk-lib';
+import { ArnFormat, CfnParameter, Stack, Token } from 'aws-cdk-lib';
 import { CfnPermission, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import {
   CfnAccountPolicy,
@@ -164,7 +164,7 @@ export class LogSubscriptions extends Construct {
     for (const cluster of props.clusters) {
       const pattern: IFilterPattern = cluster.filterPattern
         ? FilterPattern.literal(cluster.filterPattern)
-        : defaultFilterPattern();
+        : FilterPattern.literal(defaultPatternParameter(stack).valueAsString);
       cluster.logGroups.forEach((name) => {
         // Ids follow the group name, not its position, so reordering the config replaces nothing.
         const key = idOf(name);
@@ -180,6 +180,25 @@ export class LogSubscriptions extends Construct {
       });
     }
   }
+}
+
+/**
+ * The default filter pattern, once per template: a parameter whose default is the pattern, which
+ * every filter refers to. Written into each of hundreds of filters, its thousand characters would
+ * take most of CloudFormation's 1 MB template limit.
+ */
+function defaultPatternParameter(stack: Stack): CfnParameter {
+  const id = 'DefaultFilterPattern';
+  return (
+    (stack.node.tryFindChild(id) as CfnParameter | undefined) ??
+    new CfnParameter(stack, id, {
+      type: 'String',
+      default: defaultFilterPattern().logPatternString,
+      maxLength: 1024,
+      description:
+        'The CloudWatch Logs filter pattern of the karpenter-doctor subscription filters (the default lets through the lines its rules recognise)',
+    })
+  );
 }
 
 /** A CloudWatch Logs destination in another account: it needs no role from the subscribing side. */

@@ -134,7 +134,7 @@ describe('KarpenterDoctorStack', () => {
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/aws/containerinsights/prod/application',
       FilterName: 'karpenter-doctor.prod',
-      FilterPattern: Match.stringLikeRegexp('^\\?"ERROR" '),
+      FilterPattern: { Ref: 'DefaultFilterPattern' },
       DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFunction'), 'Arn'] },
     });
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
@@ -525,7 +525,11 @@ describe('KarpenterDoctorStack at scale', () => {
     });
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/b',
-      FilterPattern: Match.stringLikeRegexp('InsufficientFreeAddressesInSubnet'),
+      FilterPattern: { Ref: 'DefaultFilterPattern' },
+    });
+    template.hasParameter('DefaultFilterPattern', {
+      Type: 'String',
+      Default: Match.stringLikeRegexp('InsufficientFreeAddressesInSubnet'),
     });
   });
 

@@ -1,0 +1,231 @@
+import { Aws, CfnCondition, CfnParameter, CfnResource, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccountPrincipal, ManagedPolicy, Role, type IRole, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct, type IConstruct } from 'constructs';
+import type { RemediationConfig } from '../contracts/config';
+import { destinationArnOf, ENRICHMENT_ROLE_NAME, externalIdOf, REMEDIATION_ROLE_NAME } from '../contracts/organization';
+import { enrichmentAccess, remediationAccess, type Access, type AccessCluster } from './constructs/aws-access';
+import {
+  isPattern,
+  LogSubscriptions,
+  type SubscribedCluster,
+  type SubscriptionMode,
+} from './constructs/log-subscriptions';
+
+/** One cluster of a spoke account: what is subscribed, and what the remediator may change. */
+export interface SpokeCluster extends AccessCluster, SubscribedCluster {}
+
+/** The clusters of one account of the organisation. */
+export interface SpokeAccount {
+  /** Twelve digits. */
+  readonly account: string;
+  readonly clusters: readonly SpokeCluster[];
+}
+
+/** How each account subscribes its log groups. */
+export interface SpokeSubscriptions {
+  /**
+   * `auto` chooses the account policy for an account with `accountPolicyFrom` log groups or more, or
+   * with a pattern among them, and per-group filters below.
+   * @default 'auto'
+   */
+  readonly mode?: SubscriptionMode | 'auto';
+  /** @default DEFAULT_ACCOUNT_POLICY_FROM */
+  readonly accountPolicyFrom?: number;
+  /**
+   * Log groups the account policy never subscribes.
+   * @default - none
+   */
+  readonly exclude?: readonly string[];
+  /**
+   * The account policy's filter pattern.
+   * @default - the default pattern
+   */
+  readonly filterPattern?: string;
+}
+
+export interface KarpenterDoctorSpokeStackProps extends StackProps {
+  /** Every account that runs clusters, with its clusters. */
+  readonly accounts: readonly SpokeAccount[];
+  /**
+   * The central account (where the analyzer runs and the destination is).
+   * @default - a `CentralAccount` template parameter, given when the StackSet is created
+   */
+  readonly centralAccount?: string;
+  /**
+   * The roles of the central account allowed to assume the spoke's roles (besides the external id).
+   * @default - any principal of the central account that the central account lets assume them
+   */
+  readonly centralPrincipalArns?: readonly string[];
+  /** @default - auto */
+  readonly subscriptions?: SpokeSubscriptions;
+  /** Mode per action; the remediation role exists only when one is not off. */
+  readonly remediation: RemediationConfig;
+}
+
+/** At this many log groups in one account, `auto` subscribes them with the account policy. */
+export const DEFAULT_ACCOUNT_POLICY_FROM = 200;
+
+/** IAM's limit on a managed policy document, in characters without whitespace. */
+const MANAGED_POLICY_CHARS = 6_144;
+
+/** IAM's default quota of managed policies attached to one role. */
+const POLICIES_PER_ROLE = 10;
+
+/**
+ * The stack every account of the organisation runs, one template for all (deployed with a
+ * CloudFormation StackSet): each configured account subscribes its clusters' log groups (per-group
+ * filters or the account policy) to the central CloudWatch Logs destination, and lets the central
+ * functions read, and where remediation is on change, what they need in it. Everything that depends
+ * on the account carries a CloudFormation condition on `AWS::AccountId`, so one template serves every
+ * account: an account the configuration does not name gets the roles and no permission.
+ *
+ * The roles trust the central account only, and only with the external id that names it
+ * (`externalIdOf`); their names are the contract the central functions assume them by.
+ */
+export class KarpenterDoctorSpokeStack extends Stack {
+  public readonly centralAccount: string;
+  public readonly enrichmentRole: IRole;
+  /** Undefined while every remediation action is off. */
+  public readonly remediationRole?: IRole;
+  /** Subscriptions per account. */
+  public readonly subscriptions: Record<string, LogSubscriptions> = {};
+
+  constructor(scope: Construct, id: string, props: KarpenterDoctorSpokeStackProps) {
+    super(scope, id, props);
+    this.centralAccount =
+      props.centralAccount ??
+      new CfnParameter(this, 'CentralAccount', {
+        type: 'String',
+        allowedPattern: '^\\d{12}$',
+        description: 'The account that runs the karpenter-doctor central stack and its CloudWatch Logs destination',
+      }).valueAsString;
+    const seen = new Set<string>();
+    for (const { account, clusters } of props.accounts) {
+      if (!/^\d{12}$/.test(account)) throw new Error(`Spoke account ${JSON.stringify(account)}: expected 12 digits`);
+      if (seen.has(account)) throw new Error(`Spoke account ${account} is listed twice`);
+      if (clusters.length === 0) throw new Error(`Spoke account ${account} has no cluster`);
+      seen.add(account);
+    }
+
+    const trust = new AccountPrincipal(this.centralAccount).withConditions({
+      StringEquals: { 'sts:ExternalId': externalIdOf(this.centralAccount) },
+      ...(props.centralPrincipalArns?.length
+        ? { ArnLike: { 'aws:PrincipalArn': [...props.centralPrincipalArns] } }
+        : {}),
+    });
+    this.enrichmentRole = new Role(this, 'EnrichmentRole', {
+      roleName: ENRICHMENT_ROLE_NAME,
+      assumedBy: trust,
+      maxSessionDuration: Duration.hours(1),
+      description: 'karpenter-doctor central functions: read subnets, VPCs, clusters, node groups and EC2 quotas',
+    });
+    const remediationOn = Object.values(props.remediation).some((action) => action.mode !== 'off');
+    if (remediationOn) {
+      this.remediationRole = new Role(this, 'RemediationRole', {
+        roleName: REMEDIATION_ROLE_NAME,
+        assumedBy: trust,
+        maxSessionDuration: Duration.hours(1),
+        description: 'karpenter-doctor central remediator: the turned-on actions, on opted-in groups only',
+      });
+    }
+
+    // One short Fn::Sub, not a Fn::Join of six parts, in each of hundreds of filters.
+    const destinationArn = Fn.sub(destinationArnOf('${AWS::Partition}', '${AWS::Region}', '${Central}'), {
+      Central: this.centralAccount,
+    });
+    for (const { account, clusters } of props.accounts) {
+      const scope = new Construct(this, `Account${account}`);
+      policiesFor(scope, 'Enrichment', this.enrichmentRole, clusters, (chunk) => enrichmentAccess(scope, chunk));
+      if (this.remediationRole) {
+        policiesFor(scope, 'Remediation', this.remediationRole, clusters, (chunk) =>
+          remediationAccess(scope, chunk, props.remediation),
+        );
+      }
+      this.subscriptions[account] = new LogSubscriptions(scope, 'Subscriptions', {
+        target: { destinationArn },
+        clusters,
+        mode: modeOf(clusters, props.subscriptions),
+        exclude: props.subscriptions?.exclude,
+        filterPattern: props.subscriptions?.filterPattern,
+      });
+      const condition = new CfnCondition(this, `IsAccount${account}`, {
+        expression: Fn.conditionEquals(Aws.ACCOUNT_ID, account),
+      });
+      onlyIn(scope, condition);
+    }
+  }
+}
+
+/** The subscription mode of one account's clusters. */
+export function modeOf(clusters: readonly SubscribedCluster[], choice: SpokeSubscriptions = {}): SubscriptionMode {
+  const mode = choice.mode ?? 'auto';
+  if (mode !== 'auto') return mode;
+  const groups = clusters.flatMap((c) => c.logGroups);
+  const from = choice.accountPolicyFrom ?? DEFAULT_ACCOUNT_POLICY_FROM;
+  return groups.length >= from || groups.some(isPattern) ? 'account-policy' : 'log-groups';
+}
+
+/**
+ * Managed policies on `role` for the clusters of one account, as many clusters in each as fit IAM's
+ * limit once CloudFormation has resolved the ARNs (measured with the longest partition and region
+ * names), each with the suppressions its statements need.
+ */
+function policiesFor(
+  scope: Construct,
+  id: string,
+  role: IRole,
+  clusters: readonly SpokeCluster[],
+  access: (chunk: readonly SpokeCluster[]) => Access,
+): void {
+  const stack = Stack.of(scope);
+  const chunks: SpokeCluster[][] = [];
+  for (const cluster of clusters) {
+    const last = chunks.at(-1);
+    if (last && resolvedLength(stack, access([...last, cluster]).statements) <= MANAGED_POLICY_CHARS) {
+      last.push(cluster);
+    } else {
+      chunks.push([cluster]);
+    }
+  }
+  if (chunks.length > POLICIES_PER_ROLE) {
+    throw new Error(
+      `The ${id.toLowerCase()} access of ${clusters.length} clusters in one account needs ${chunks.length} managed policies; IAM attaches at most ${POLICIES_PER_ROLE} to a role by default`,
+    );
+  }
+  chunks.forEach((chunk, index) => {
+    const { statements, suppressions } = access(chunk);
+    if (statements.length === 0) return;
+    const policy = new ManagedPolicy(scope, `${id}Policy${index}`, { roles: [role], statements });
+    NagSuppressions.addResourceSuppressions(policy, suppressions, true);
+  });
+}
+
+/** The length of a policy document as IAM counts it, with every reference resolved to its longest value. */
+export function resolvedLength(stack: Stack, statements: readonly PolicyStatement[]): number {
+  const longest: Record<string, string> = {
+    'AWS::Partition': 'aws-iso-b',
+    'AWS::Region': 'ap-southeast-7'.padEnd(16, 'x'),
+    'AWS::AccountId': '123456789012',
+  };
+  const resolve = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === 'object') {
+      const object = value as Record<string, unknown>;
+      if (typeof object.Ref === 'string') return longest[object.Ref] ?? '123456789012';
+      const join = object['Fn::Join'] as [string, unknown[]] | undefined;
+      if (join) return join[1].map(resolve).join(join[0]);
+      return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, resolve(v)]));
+    }
+    return value;
+  };
+  const document = { Version: '2012-10-17', Statement: statements.map((s) => stack.resolve(s.toStatementJson())) };
+  return JSON.stringify(resolve(document)).length;
+}
+
+/** Every CloudFormation resource under `scope` is created only where `condition` holds. */
+function onlyIn(scope: IConstruct, condition: CfnCondition): void {
+  for (const node of scope.node.findAll()) {
+    if (node instanceof CfnResource) node.cfnOptions.condition = condition;
+  }
+}
