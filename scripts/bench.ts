@@ -237,7 +237,7 @@ function median(values: number[]): number {
 /** The raw mix of a healthy cluster: 8 deliveries of about 1 MB decoded, 3 % of the lines failures. */
 const RAW_FAILURE_SHARE = 0.03;
 let rawBatchMemo: { batch: string[]; floorMs: number } | undefined;
-const rawBatch = () =>
+export const rawBatch = () =>
   (rawBatchMemo ??= { batch: payloads(8, 1_000_000, () => rawLine(RAW_FAILURE_SHARE)), floorMs: 0 });
 
 const throughputRaw: Section = {

@@ -8,51 +8,113 @@ import {
 } from './conditions';
 import { extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from './model';
-import { LOG_RULES, type RuleId } from './rules';
+import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { SubstringMatcher } from './substring-matcher';
 import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 
-/** Each log rule's recognition under its id: the data every index below is built from (lambdas/core/rules). */
-const RULE_MATCHERS = LOG_RULES.map(({ info, recognition }) => ({ rule: info.id, ...recognition }));
-
-/** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
-const SCHEDULING_RULES: ReadonlySet<RuleId> = new Set(
-  RULE_MATCHERS.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule),
-);
-
-/** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
-const CONDITIONS = groupBy(
-  RULE_MATCHERS.flatMap((matcher) =>
-    (matcher.conditions ?? []).map(({ type, kinds, reasons }) => ({ rule: matcher.rule, type, kinds, reasons })),
-  ),
-  ({ type }) => type,
-);
-
 /**
- * All fragments of all rules, found in one pass over a record by one automaton (nested and
- * overlapping fragments included).
+ * Everything the classifier derives from the rules and the vocabularies (fragment lists, indexes,
+ * automata), built on first use rather than at import: a Lambda cold start that sees no record worth
+ * parsing never pays for it, and one that does pays once, on its first such record (npm run bench,
+ * cold start).
  */
-export const FRAGMENTS: readonly string[] = [
-  ...new Set([
-    ...RULE_MATCHERS.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
-    ...SCHEDULING_FAILURE_FRAGMENTS,
-    ...TRANSITION_GATES,
-    ...Object.keys(NODE_CONDITION_PHRASES),
-  ]),
-].sort((a, b) => b.length - a.length);
-/** Each clause under its first fragment: a clause can only hold when that fragment was found. */
-const CLAUSES_BY_FIRST_FRAGMENT = groupBy(
-  RULE_MATCHERS.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
-  ({ clause }) => clause[0]!,
-);
-const PATTERNS_BY_GATE = groupBy(
-  RULE_MATCHERS.flatMap((matcher) =>
-    (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
-  ),
-  ({ gate }) => gate,
-);
+interface Tables {
+  /** Each log rule's recognition under its id: the data every index below is built from (lambdas/core/rules). */
+  matchers: Array<LogRule['recognition'] & { rule: RuleId }>;
+  /** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
+  schedulingRules: ReadonlySet<RuleId>;
+  /** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
+  conditions: Map<
+    string,
+    Array<{ rule: RuleId; type: string; kinds?: readonly string[]; reasons?: readonly string[] }>
+  >;
+  fragments: readonly string[];
+  /** Each clause under its first fragment: a clause can only hold when that fragment was found. */
+  clausesByFirstFragment: Map<string, Array<{ rule: RuleId; clause: readonly string[] }>>;
+  patternsByGate: Map<string, Array<{ rule: RuleId; gate: string; pattern: RegExp }>>;
+  /** The fragments as an automaton: every fragment present, nested and overlapping ones too, in one pass. */
+  fragmentMatcher: SubstringMatcher;
+  prefilterFragments: readonly string[];
+  prefilter: SubstringMatcher;
+  worthParsing: SubstringMatcher;
+  specificCapacityCauses: readonly RuleId[];
+  capacityFragments: ReadonlySet<string>;
+  /** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
+  supersedes: Map<RuleId, readonly RuleId[]>;
+}
+
+let tablesMemo: Tables | undefined;
+const tables = (): Tables => (tablesMemo ??= buildTables());
+
+function buildTables(): Tables {
+  const matchers = logRules().map(({ info, recognition }) => ({ rule: info.id, ...recognition }));
+  const conditions = groupBy(
+    matchers.flatMap((matcher) =>
+      (matcher.conditions ?? []).map(({ type, kinds, reasons }) => ({ rule: matcher.rule, type, kinds, reasons })),
+    ),
+    ({ type }) => type,
+  );
+  // All fragments of all rules, found in one pass over a record by one automaton.
+  const fragments = [
+    ...new Set([
+      ...matchers.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
+      ...SCHEDULING_FAILURE_FRAGMENTS,
+      ...TRANSITION_GATES,
+      ...Object.keys(NODE_CONDITION_PHRASES),
+    ]),
+  ].sort((a, b) => b.length - a.length);
+  // A record can only classify through a clause whose fragments are all present, a pattern's gate, a
+  // scheduling-failure fragment or a condition turning False. So one fragment stands for each clause
+  // (its longest, the most telling), and the prefilter looks for those.
+  const telling = [
+    ...new Set([
+      ...matchers.flatMap((matcher) => [
+        ...matcher.clauses.map((clause) => clause.reduce((a, b) => (b.length > a.length ? b : a))),
+        ...(matcher.patterns ?? []).map((p) => p.gate),
+      ]),
+      ...SCHEDULING_FAILURE_FRAGMENTS,
+      '-> false',
+      // A condition that fails when True (DiskPressure) fires on `-> True`: its name is the telling part.
+      ...matchers
+        .flatMap((matcher) => matcher.conditions ?? [])
+        .map(({ type }) => type)
+        .filter((type) => TRUE_IS_FAILING.has(type)),
+      // Phrases that state a node condition failing (`KubeletNotReady` in a describe row).
+      ...Object.entries(NODE_CONDITION_PHRASES)
+        .filter(([, [type, status]]) => isFailing(type, status) && conditions.has(type))
+        .map(([phrase]) => phrase),
+    ]),
+  ];
+  // Every raw form of the telling fragments: what the prefilter looks for (case-insensitively).
+  const prefilterFragments = [...new Set(telling.flatMap(rawForms))];
+  return {
+    matchers,
+    schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
+    conditions,
+    fragments,
+    clausesByFirstFragment: groupBy(
+      matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
+      ({ clause }) => clause[0]!,
+    ),
+    patternsByGate: groupBy(
+      matchers.flatMap((matcher) =>
+        (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+      ),
+      ({ gate }) => gate,
+    ),
+    fragmentMatcher: new SubstringMatcher(fragments),
+    prefilterFragments,
+    prefilter: new SubstringMatcher(prefilterFragments),
+    worthParsing: new SubstringMatcher([...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))]),
+    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
+    capacityFragments: new Set(
+      matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
+    ),
+    supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
+  };
+}
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -64,48 +126,24 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
-/** The same fragments as an automaton: every fragment present, nested and overlapping ones too, in one pass. */
-const FRAGMENT_MATCHER = new SubstringMatcher(FRAGMENTS);
+/** All fragments of all rules, longest first (nested and overlapping fragments included). */
+export const fragments = (): readonly string[] => tables().fragments;
+
+/** Every raw form of the fragments the prefilter looks for (case-insensitively). */
+export const prefilterFragments = (): readonly string[] => tables().prefilterFragments;
 
 /**
  * A cheap test on the raw message, before any parsing: false when no rule can possibly match it, so
  * the healthy bulk is never parsed. Every fragment is matched on record text, which is the raw text
  * with JSON (or double JSON, in Fluent Bit records) escapes undone; so the test looks for each
- * fragment's longest run of characters that no JSON encoder escapes. A fragment found in the record
+ * fragment in every form an encoder can write it in (`rawForms`). A fragment found in the record
  * text is therefore always found here (a property test checks it).
  */
 export function mayClassify(raw: string): boolean {
-  return PREFILTER.test(raw);
+  return tables().prefilter.test(raw);
 }
 
 const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
-
-/**
- * A record can only classify through a clause whose fragments are all present, a pattern's gate, a
- * scheduling-failure fragment or a condition turning False. So one fragment stands for each clause
- * (its longest, the most telling), and the prefilter looks for those.
- */
-const TELLING_FRAGMENTS = [
-  ...new Set([
-    ...RULE_MATCHERS.flatMap((matcher) => [
-      ...matcher.clauses.map((clause) => clause.reduce((a, b) => (b.length > a.length ? b : a))),
-      ...(matcher.patterns ?? []).map((p) => p.gate),
-    ]),
-    ...SCHEDULING_FAILURE_FRAGMENTS,
-    '-> false',
-    // A condition that fails when True (DiskPressure) fires on `-> True`: its name is the telling part.
-    ...RULE_MATCHERS.flatMap((matcher) => matcher.conditions ?? [])
-      .map(({ type }) => type)
-      .filter((type) => TRUE_IS_FAILING.has(type)),
-    // Phrases that state a node condition failing (`KubeletNotReady` in a describe row).
-    ...Object.entries(NODE_CONDITION_PHRASES)
-      .filter(([, [type, status]]) => isFailing(type, status) && CONDITIONS.has(type))
-      .map(([phrase]) => phrase),
-  ]),
-];
-/** Every raw form of the telling fragments: what the prefilter looks for (case-insensitively). */
-export const PREFILTER_FRAGMENTS: readonly string[] = [...new Set(TELLING_FRAGMENTS.flatMap(rawForms))];
-const PREFILTER = new SubstringMatcher([...PREFILTER_FRAGMENTS]);
 
 /**
  * The prefilter of the pipeline: a record is parsed when a rule may match it or when it is
@@ -113,53 +151,57 @@ const PREFILTER = new SubstringMatcher([...PREFILTER_FRAGMENTS]);
  * knows are counted (lambdas/core/unrecognised.ts). One automaton pass, as for `mayClassify`.
  */
 export function worthParsing(raw: string): boolean {
-  return WORTH_PARSING.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
+  return tables().worthParsing.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
 }
 
-const WORTH_PARSING = new SubstringMatcher([...new Set([...TELLING_FRAGMENTS, ...FAILURE_MARKERS].flatMap(rawForms))]);
-
 /**
- * The forms a fragment can take in a raw line: as it is, or with each character a JSON encoder may
- * escape (quote, backslash, `<`, `>`, `&`, apostrophe) written as an escape — once escaped in a JSON
- * line, twice in a Fluent Bit record around a JSON line.
+ * The forms a fragment can take in a raw line: as it is, or with an escapable character (quote,
+ * backslash, `<`, `>`, `&`, apostrophe) written as an escape — once escaped in a JSON line, twice in a
+ * Fluent Bit record around a JSON line. An encoder writes every occurrence of a character in one
+ * string the same way, so the forms vary by character, not by occurrence: `"level":"error"` has 5
+ * forms, not 5⁴ (which made the prefilter's automaton ten times larger and its first build the
+ * largest part of a cold start).
  */
-function rawForms(fragment: string): string[] {
-  // Most fragments hold no escapable character: they are their only form (and this runs at import).
-  if (![...ESCAPABLE].some((char) => fragment.includes(char))) return [fragment];
-  let forms = [''];
-  for (const char of fragment) {
+export function rawForms(fragment: string): string[] {
+  const chars = [...ESCAPABLE].filter((char) => fragment.includes(char));
+  // Most fragments hold no escapable character: they are their only form.
+  if (chars.length === 0) return [fragment];
+  // One choice of escape per character, applied to every occurrence of it at once.
+  let choices: Array<Map<string, string>> = [new Map()];
+  for (const char of chars) {
     const code = char.charCodeAt(0).toString(16).padStart(4, '0');
-    const variants = ESCAPABLE.has(char) ? [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`] : [char];
-    forms = forms.flatMap((form) => variants.map((variant) => form + variant));
+    const variants = [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`];
+    choices = choices.flatMap((choice) => variants.map((variant) => new Map([...choice, [char, variant]])));
   }
-  return forms;
+  return choices.map((choice) => [...fragment].map((char) => choice.get(char) ?? char).join(''));
 }
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
+  const { fragmentMatcher, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } = tables();
   const text = record.text.toLowerCase();
-  const hits = scanFragments(text);
+  const hits = fragmentMatcher.findAll(text);
   if (hits.size === 0) return [];
   const rules = new Set<RuleId>();
   // Only the clauses and patterns a found fragment opens are checked, not every rule's.
   for (const fragment of hits) {
-    for (const { rule, clause } of CLAUSES_BY_FIRST_FRAGMENT.get(fragment) ?? []) {
+    for (const { rule, clause } of clausesByFirstFragment.get(fragment) ?? []) {
       if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
     }
-    for (const { rule, pattern } of PATTERNS_BY_GATE.get(fragment) ?? []) {
+    for (const { rule, pattern } of patternsByGate.get(fragment) ?? []) {
       if (!rules.has(rule) && pattern.test(text)) rules.add(rule);
     }
   }
   applyPolarity(rules, record, text, hits);
   dropGenericCapacityWrapper(rules, hits);
-  for (const rule of rules) for (const general of SUPERSEDES.get(rule) ?? []) rules.delete(general);
+  for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
   if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
 
   const entities = extractEntities(record);
   if (isSchedulingFailure(hits) && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
-    for (const rule of SCHEDULING_RULES) rules.delete(rule);
+    for (const rule of schedulingRules) rules.delete(rule);
     rules.add('karpenter-controller-unschedulable');
   }
   return [...rules].map((rule) => ({ rule, entities: entitiesFor(rule, entities), record }));
@@ -172,19 +214,12 @@ export function classify(record: LogRecord): Signal[] {
  */
 function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string>): void {
   if (!rules.has('insufficient-instance-capacity')) return;
-  const specificCause = SPECIFIC_CAPACITY_CAUSES.some((rule) => rules.has(rule));
-  const onlyWrapper = [...hits].every(
-    (fragment) => !CAPACITY_FRAGMENTS.has(fragment) || GENERIC_CAPACITY.has(fragment),
-  );
+  const { specificCapacityCauses, capacityFragments } = tables();
+  const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
+  const onlyWrapper = [...hits].every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
   if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
 }
 
-const SPECIFIC_CAPACITY_CAUSES: readonly RuleId[] = RULE_MATCHERS.filter((m) => m.refinesCapacityWrapper).map(
-  (m) => m.rule,
-);
-const CAPACITY_FRAGMENTS = new Set(
-  RULE_MATCHERS.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
-);
 const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
 
 /**
@@ -216,7 +251,7 @@ function applyPolarity(rules: Set<RuleId>, record: LogRecord, text: string, hits
  * else the plain one. An entry narrowed to other reasons never applies.
  */
 function conditionRule(type: string, reason: string | undefined, kind: string | undefined): RuleId | undefined {
-  const entries = (CONDITIONS.get(type) ?? []).filter(
+  const entries = (tables().conditions.get(type) ?? []).filter(
     (entry) => !entry.reasons || (reason !== undefined && entry.reasons.includes(reason)),
   );
   return (
@@ -224,15 +259,6 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
     entries.find((entry) => kind !== undefined && entry.kinds?.includes(kind)) ??
     entries.find((entry) => !entry.kinds)
   )?.rule;
-}
-
-/** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
-const SUPERSEDES = new Map<RuleId, readonly RuleId[]>(
-  RULE_MATCHERS.filter((matcher) => matcher.supersedes).map((matcher) => [matcher.rule, matcher.supersedes!]),
-);
-
-function scanFragments(text: string): Set<string> {
-  return FRAGMENT_MATCHER.findAll(text);
 }
 
 const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>

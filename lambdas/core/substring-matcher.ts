@@ -3,15 +3,18 @@
  * Aho–Corasick automaton compiled to a dense transition table over the few characters the patterns
  * use). A regular-expression alternation of a few hundred literals tries them at every position;
  * this costs one table lookup per character whatever the number of patterns — about three times
- * faster on Karpenter logs (npm run bench). Tables are built on first use.
+ * faster on Karpenter logs (npm run bench).
+ *
+ * The table is built on first use, in typed arrays only (no array per state): a cold start pays for
+ * it once, on the first record it scans. A transition into a state where some pattern ends is stored
+ * as its complement (`~state`, negative), so `test` stops at the first negative entry and `findAll`
+ * knows without another lookup when to collect outputs.
  */
 export class SubstringMatcher {
   /** ASCII code → symbol (letters folded to lower case); 0 for characters no pattern uses. */
   private readonly symbols = new Uint8Array(128);
   private readonly shift: number;
-  private automaton?: { next: Int32Array; outputs: Array<number[] | undefined> };
-  /** `next`, with every transition into an accepting state replaced by -1, for `test`. */
-  private stopping?: Int32Array;
+  private automaton?: Automaton;
 
   constructor(readonly patterns: readonly string[]) {
     let next = 1;
@@ -19,10 +22,9 @@ export class SubstringMatcher {
       if (pattern.length === 0 || /[^\x00-\x7f]/.test(pattern)) {
         throw new Error(`SubstringMatcher patterns must be non-empty ASCII: ${JSON.stringify(pattern)}`);
       }
-      // Indexed, not for…of: this runs at import over every character of every fragment.
-      const lowered = pattern.toLowerCase();
-      for (let i = 0; i < lowered.length; i++) {
-        const code = lowered.charCodeAt(i);
+      for (let i = 0; i < pattern.length; i++) {
+        let code = pattern.charCodeAt(i);
+        if (code >= 65 && code <= 90) code += 32;
         if (this.symbols[code] === 0) this.symbols[code] = next++;
       }
     }
@@ -34,7 +36,7 @@ export class SubstringMatcher {
 
   /** True when `text` contains one of the patterns, ASCII case ignored. */
   test(text: string): boolean {
-    const table = this.stopping ?? this.buildStopping();
+    const table = (this.automaton ?? this.build()).next;
     const symbols = this.symbols;
     const shift = this.shift;
     let state = 0;
@@ -48,7 +50,7 @@ export class SubstringMatcher {
 
   /** Every pattern `text` contains (overlapping and nested ones included), ASCII case ignored. */
   findAll(text: string): Set<string> {
-    const { next, outputs } = this.automaton ?? this.build();
+    const { next, output, sameEnd, dictionary } = this.automaton ?? this.build();
     const symbols = this.symbols;
     const shift = this.shift;
     const found = new Set<string>();
@@ -56,67 +58,85 @@ export class SubstringMatcher {
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
       state = next[(state << shift) | (code < 128 ? symbols[code]! : 0)]!;
-      const output = outputs[state];
-      if (output) for (const index of output) found.add(this.patterns[index]!);
+      if (state < 0) {
+        state = ~state;
+        // The patterns ending here: this state's own, then those of its suffixes (dictionary links).
+        for (let at = state; at > 0; at = dictionary[at]!) {
+          for (let index = output[at]!; index > 0; index = sameEnd[index - 1]!) found.add(this.patterns[index - 1]!);
+        }
+      }
     }
     return found;
   }
 
-  private buildStopping(): Int32Array {
-    const { next, outputs } = this.automaton ?? this.build();
-    const table = Int32Array.from(next, (state) => (outputs[state] ? -1 : state));
-    this.stopping = table;
-    return table;
-  }
-
-  private build(): { next: Int32Array; outputs: Array<number[] | undefined> } {
+  private build(): Automaton {
     const shift = this.shift;
     const width = 1 << shift;
-    const children: number[][] = [[]];
-    const outputs: Array<number[] | undefined> = [undefined];
+    const symbols = this.symbols;
+    let capacity = 1;
+    for (const pattern of this.patterns) capacity += pattern.length;
+    // Trie edges first (0 means no edge: the root is nobody's child), then every missing transition
+    // filled breadth-first from the failure state's row, which is complete by then.
+    const next = new Int32Array(capacity << shift);
+    const output = new Int32Array(capacity);
+    const sameEnd = new Int32Array(this.patterns.length);
+    let states = 1;
     this.patterns.forEach((pattern, index) => {
       let state = 0;
-      for (const char of pattern.toLowerCase()) {
-        const symbol = this.symbols[char.charCodeAt(0)]!;
-        let child = children[state]![symbol];
-        if (child === undefined) {
-          child = children.length;
-          children.push([]);
-          outputs.push(undefined);
-          children[state]![symbol] = child;
-        }
+      for (let i = 0; i < pattern.length; i++) {
+        const slot = (state << shift) | symbols[pattern.charCodeAt(i)]!;
+        let child = next[slot]!;
+        if (child === 0) next[slot] = child = states++;
         state = child;
       }
-      (outputs[state] ??= []).push(index);
+      sameEnd[index] = output[state]!;
+      output[state] = index + 1;
     });
-    // Breadth-first: failure links folded into a complete transition table, outputs inherited.
-    const next = new Int32Array(children.length << shift);
-    const fail = new Int32Array(children.length);
-    const queue: number[] = [];
+    const fail = new Int32Array(states);
+    const dictionary = new Int32Array(states);
+    const accepting = new Uint8Array(states);
+    const queue = new Int32Array(states);
+    let tail = 0;
     for (let symbol = 0; symbol < width; symbol++) {
-      const child = children[0]![symbol];
-      if (child !== undefined) {
-        next[symbol] = child;
-        queue.push(child);
-      }
+      const child = next[symbol]!;
+      if (child !== 0) queue[tail++] = child;
     }
-    for (let head = 0; head < queue.length; head++) {
+    for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
-      const inherited = outputs[fail[state]!];
-      if (inherited) outputs[state] = [...(outputs[state] ?? []), ...inherited];
+      const failure = fail[state]!;
+      dictionary[state] = output[failure]! > 0 ? failure : dictionary[failure]!;
+      accepting[state] = output[state]! > 0 || dictionary[state]! > 0 ? 1 : 0;
+      const row = state << shift;
+      const failureRow = failure << shift;
       for (let symbol = 0; symbol < width; symbol++) {
-        const child = children[state]![symbol];
-        const fallback = next[(fail[state]! << shift) | symbol]!;
-        if (child === undefined) {
-          next[(state << shift) | symbol] = fallback;
+        const child = next[row | symbol]!;
+        if (child === 0) {
+          next[row | symbol] = next[failureRow | symbol]!;
         } else {
-          next[(state << shift) | symbol] = child;
-          fail[child] = fallback;
-          queue.push(child);
+          fail[child] = next[failureRow | symbol]!;
+          queue[tail++] = child;
         }
       }
     }
-    this.automaton = { next, outputs };
+    // Children of the root fail to the root (the loop above reads the root's row, already final).
+    // Mark every transition into an accepting state.
+    const table = next.subarray(0, states << shift);
+    for (let slot = 0; slot < table.length; slot++) {
+      const target = table[slot]!;
+      if (accepting[target] === 1) table[slot] = ~target;
+    }
+    this.automaton = { next: table, output, sameEnd, dictionary };
     return this.automaton;
   }
+}
+
+interface Automaton {
+  /** State × symbol → next state, or its complement when a pattern ends in it. */
+  next: Int32Array;
+  /** State → 1 + index of a pattern that ends exactly there, or 0. */
+  output: Int32Array;
+  /** Pattern index → 1 + index of another pattern that ends in the same state (same text, other case), or 0. */
+  sameEnd: Int32Array;
+  /** State → the longest proper suffix state where a pattern ends, or 0. */
+  dictionary: Int32Array;
 }

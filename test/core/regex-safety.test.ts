@@ -3,13 +3,13 @@ import { classify } from '../../lambdas/core/classify';
 import { CONDITION_TRANSITION, DESCRIBE_CONDITION_ROW } from '../../lambdas/core/conditions';
 import { NAME_PATTERNS, TEXT_PATTERNS } from '../../lambdas/core/entities';
 import { PARSE_PATTERNS, parseMessage } from '../../lambdas/core/parse';
-import { LOG_RULES } from '../../lambdas/core/rules';
+import { logRules } from '../../lambdas/core/rules';
 import { AWS_ERROR_SHAPE, NORMALISERS } from '../../lambdas/core/unrecognised';
 
 const patterns: RegExp[] = [
   CONDITION_TRANSITION,
   DESCRIBE_CONDITION_ROW,
-  ...LOG_RULES.flatMap((m) => (m.recognition.patterns ?? []).map((p) => p.pattern)),
+  ...logRules().flatMap((m) => (m.recognition.patterns ?? []).map((p) => p.pattern)),
   ...TEXT_PATTERNS.map(([, pattern]) => pattern),
   ...NAME_PATTERNS,
   ...PARSE_PATTERNS,

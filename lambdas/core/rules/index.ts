@@ -105,9 +105,11 @@ export const RULE_LIST: readonly RuleModule[] = RULE_IDS.map((id) => RULES[id]);
  * the closed vocabularies mapped to it (EC2 error codes, event reasons, CNI and kubelet messages,
  * Karpenter's message templates: lambdas/core/vocabulary).
  */
-export const LOG_RULES: readonly LogRule[] = RULE_LIST.filter(
-  (rule): rule is LogRule => rule.info.emittedBy === 'logs',
-).map(withVocabulary);
+export const logRules = (): readonly LogRule[] =>
+  (logRulesMemo ??= RULE_LIST.filter((rule): rule is LogRule => rule.info.emittedBy === 'logs').map(withVocabulary));
+
+/** Built on first use: the vocabularies' patterns are compiled when a record is first classified, not at import. */
+let logRulesMemo: readonly LogRule[] | undefined;
 
 function withVocabulary(rule: LogRule): LogRule {
   const vocabulary = vocabularyFor(rule.info.id);

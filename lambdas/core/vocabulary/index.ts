@@ -26,10 +26,11 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\
 const CODE_CONTEXT = String.raw`(?:^|\| |api error |error\(s\), |; |, |\n)(?:client\.|server\.)?`;
 
 /** Codes that occur inside another code (AddressLimitExceeded in PrivateIpAddressLimitExceeded). */
-const NESTED: ReadonlySet<string> = nestedCodes(EC2_ERROR_CODES.map(({ code }) => code));
+let nestedMemo: ReadonlySet<string> | undefined;
+const nested = (): ReadonlySet<string> => (nestedMemo ??= nestedCodes(EC2_ERROR_CODES.map(({ code }) => code)));
 
 /**
- * The codes found in another code. Runs at import, so not over every pair of codes: a code is nested
+ * The codes found in another code. Runs once, on first use, so not over every pair of codes: a code is nested
  * when it occurs in the list of all codes more often than the code itself is listed.
  */
 function nestedCodes(codes: readonly string[]): Set<string> {
@@ -58,7 +59,7 @@ function ec2Term(entry: Ec2ErrorCode): { fragments: string[]; patterns: Vocabula
       patterns: [{ gate: `${code}: `, pattern: new RegExp(`${CODE_CONTEXT}${escape(code)}: `) }],
     };
   }
-  if (NESTED.has(entry.code)) {
+  if (nested().has(entry.code)) {
     return {
       fragments: [],
       patterns: [{ gate: code, pattern: new RegExp(`(?:^|[^a-z0-9])${escape(code)}(?:$|[^a-z0-9.])`) }],
