@@ -92,7 +92,7 @@ const samples = readFileSync(samplesPath, 'utf8')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { raw: string; expected_rules: string[] });
 const healthy = exampleLines.filter((l) => rulesOf(l) === '');
-const failing = [
+export const failing = [
   ...exampleLines.filter((l) => rulesOf(l) !== ''),
   ...samples.filter((s) => s.expected_rules.length).map((s) => s.raw),
 ];
@@ -121,7 +121,7 @@ const NAME_SUFFIX = /\b([a-z][a-z0-9]*(?:-[a-z0-9]+)*)-[bcdfghjklmnpqrstvwxz2456
  * `line` with fresh pod, node, nodeclaim, subnet, instance and request names, as in a real outage where
  * no two lines name the same objects; the original when renaming would change what it classifies as.
  */
-function renamed(line: string): string {
+export function renamed(line: string): string {
   let ids = line;
   for (const [pattern, make] of RENAMES) ids = ids.replace(pattern, make);
   const names = ids.replace(NAME_SUFFIX, (_, stem: string) => `${stem}-${fresh(K8S, 5)}`);

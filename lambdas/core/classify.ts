@@ -6,7 +6,7 @@ import {
   TRANSITION_GATES,
   TRUE_IS_FAILING,
 } from './conditions';
-import { extractEntities, isKarpenterPod } from './entities';
+import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from './model';
 import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
@@ -34,7 +34,11 @@ interface Tables {
   /** Each clause under its first fragment: a clause can only hold when that fragment was found. */
   clausesByFirstFragment: Map<string, Array<{ rule: RuleId; clause: readonly string[] }>>;
   patternsByGate: Map<string, Array<{ rule: RuleId; gate: string; pattern: RegExp }>>;
-  /** The fragments as an automaton: every fragment present, nested and overlapping ones too, in one pass. */
+  fragmentSet: ReadonlySet<string>;
+  /**
+   * The fragments and the entity extractor's gates as one automaton: every fragment and gate present,
+   * nested and overlapping ones too, in one pass over the record.
+   */
   fragmentMatcher: SubstringMatcher;
   prefilterFragments: readonly string[];
   prefilter: SubstringMatcher;
@@ -104,7 +108,8 @@ function buildTables(): Tables {
       ),
       ({ gate }) => gate,
     ),
-    fragmentMatcher: new SubstringMatcher(fragments),
+    fragmentSet: new Set(fragments),
+    fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
     prefilterFragments,
     prefilter: new SubstringMatcher(prefilterFragments),
     worthParsing: new SubstringMatcher([...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))]),
@@ -114,6 +119,11 @@ function buildTables(): Tables {
     ),
     supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
   };
+}
+
+function someIn(found: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {
+  for (const item of found) if (wanted.has(item)) return true;
+  return false;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -178,10 +188,12 @@ export function rawForms(fragment: string): string[] {
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
-  const { fragmentMatcher, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } = tables();
+  const { fragmentMatcher, fragmentSet, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
+    tables();
+  // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
+  const hits = fragmentMatcher.findAll(record.text);
+  if (!someIn(hits, fragmentSet)) return [];
   const text = record.text.toLowerCase();
-  const hits = fragmentMatcher.findAll(text);
-  if (hits.size === 0) return [];
   const rules = new Set<RuleId>();
   // Only the clauses and patterns a found fragment opens are checked, not every rule's.
   for (const fragment of hits) {
@@ -197,7 +209,7 @@ export function classify(record: LogRecord): Signal[] {
   for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
   if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
 
-  const entities = extractEntities(record);
+  const entities = extractEntities(record, hits);
   if (isSchedulingFailure(hits) && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.

@@ -1,75 +1,120 @@
 import { isObject } from './json';
+import { SubstringMatcher } from './substring-matcher';
 import type { Entities, EntityKind, LogRecord } from './model';
 
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
 const MAX_PER_KIND = 25;
 
+// Each has its gates: lower-case literals of which every match holds one (case ignored). A pattern
+// runs only on a text where one of its gates was found, and the gates are all found in one pass
+// (ENTITY_GATES): most patterns have nothing to find in most texts, and one without a literal start
+// (zones, instance types, error codes) is otherwise tried at every word of the text.
+//
 // Every pattern below uses bounded repetitions of a single class, so each is linear-time.
-export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number?]> = [
-  ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g],
-  ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g],
-  ['amis', /\bami-[0-9a-f]{8,17}\b/g],
-  ['instances', /\bi-[0-9a-f]{8,17}\b/g],
-  ['volumes', /\bvol-[0-9a-f]{8,17}\b/g],
-  ['volumes', /\bpvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g],
+export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, readonly string[]]> = [
+  ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g, 0, ['subnet-']],
+  ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g, 0, ['sg-']],
+  ['amis', /\bami-[0-9a-f]{8,17}\b/g, 0, ['ami-']],
+  ['instances', /\bi-[0-9a-f]{8,17}\b/g, 0, ['i-']],
+  ['volumes', /\bvol-[0-9a-f]{8,17}\b/g, 0, ['vol-']],
+  ['volumes', /\bpvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 0, ['pvc-']],
   [
     'zones',
     /\b(?:af|ap|ca|cn|eu|il|me|mx|sa|us)(?:-gov|-iso[a-z]?)?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-\d[a-z]\b/g,
+    0,
+    ['north-', 'south-', 'east-', 'west-', 'central-'],
   ],
   [
     'instanceTypes',
     /\b[a-z][a-z0-9-]{0,8}\d[a-z0-9-]{0,6}\.(?:nano|micro|small|medium|large|\d{0,3}xlarge|metal(?:-\d{1,3}xl)?)\b/g,
+    0,
+    ['.nano', '.micro', '.small', '.medium', 'large', '.metal'],
   ],
-  ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g],
-  ['nodepools', /\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi, 1],
-  ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
+  ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g, 0, ['ip-']],
+  ['nodepools', /\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi, 1, ['nodepool', 'provisioner']],
+  ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodepool/']],
   // Karpenter v1.x wraps errors with their objects as `message (NodePool=name, Pod=namespace/name)`.
-  ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
-  ['nodeclaims', /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1],
-  ['nodeclaims', /\bNodeClaim=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
-  ['nodeclasses', /\b(?:EC2)?NodeClass=([a-z0-9][a-z0-9.-]{0,62})/g, 1],
+  ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodepool=']],
+  ['nodeclaims', /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodeclaim/', 'machine/']],
+  ['nodeclaims', /\bNodeClaim=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclaim=']],
+  ['nodeclasses', /\b(?:EC2)?NodeClass=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclass=']],
   [
     'nodeclasses',
     /\b(?:ec2nodeclass|nodeclass|awsnodetemplate)(?:\.karpenter\.k8s\.aws)? "([a-z0-9][a-z0-9.-]{0,62})"/gi,
     1,
+    ['nodeclass', 'awsnodetemplate'],
   ],
-  ['pods', /\bpods?\/([a-z0-9][a-z0-9.-]{0,252})/g, 1],
-  ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1],
+  ['pods', /\bpods?\/([a-z0-9][a-z0-9.-]{0,252})/g, 1, ['pod/', 'pods/']],
+  ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1, ['pod="', 'pod "']],
   // `pod default/web-1 would schedule against …`, `(Pod=default/web-1)`; not "pod affinity/anti-affinity".
-  ['pods', /\b(?:pod |Pod=)(?!affinity\/|anti-affinity\/)([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g, 1],
-  ['taints', /\btaint \{([^{}]{1,200})\}/g, 1],
-  ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1],
-  ['taints', /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g, 1],
-  ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1],
-  ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1],
-  ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1],
-  ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1],
-  ['volumes', /\bPersistentVolume source '([^'\s]{1,60})'/g, 1],
-  ['pdbs', /\bpdb "?([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1],
+  [
+    'pods',
+    /\b(?:pod |Pod=)(?!affinity\/|anti-affinity\/)([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g,
+    1,
+    ['pod ', 'pod='],
+  ],
+  ['taints', /\btaint \{([^{}]{1,200})\}/g, 1, ['taint {']],
+  ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1, ['did not tolerate ']],
+  ['taints', /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g, 1, ['did not tolerate taint (taint=']],
+  ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1, ['does not have known values']],
+  ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1, ['incompatible requirements, key ']],
+  ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient ']],
+  ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1, ['volume "']],
+  ['volumes', /\bPersistentVolume source '([^'\s]{1,60})'/g, 1, ["persistentvolume source '"]],
+  ['pdbs', /\bpdb "?([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1, ['pdb']],
   [
     'quotas',
     /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
     1,
+    ['exceeded'],
   ],
   [
     'errorCodes',
     /\b(Insufficient[A-Za-z]{3,40}|Unfulfillable[A-Za-z]{0,20}|[A-Z][a-z]{1,12}[A-Za-z]{0,30}LimitExceeded|Invalid[A-Za-z]{2,40}(?:\.[A-Za-z]{2,20})?|UnauthorizedOperation|AccessDenied(?:Exception)?|AuthFailure(?:\.[A-Za-z]{2,60})?|SpotMaxPriceTooLow|WebIdentityErr|NoCredentialProviders|EC2RoleRequestError|EC2MetadataError|ExpiredToken(?:Exception)?|UnrecognizedClientException|Throttling(?:Exception)?|TooManyRequestsException|ParameterNotFound|LimitExceeded)\b/g,
     1,
+    [
+      'insufficient',
+      'unfulfillable',
+      'exceeded',
+      'invalid',
+      'unauthorizedoperation',
+      'accessdenied',
+      'authfailure',
+      'spotmaxpricetoolow',
+      'webidentityerr',
+      'nocredentialproviders',
+      'ec2rolerequesterror',
+      'ec2metadataerror',
+      'expiredtoken',
+      'unrecognizedclientexception',
+      'throttling',
+      'toomanyrequestsexception',
+      'parameternotfound',
+    ],
   ],
-  ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1],
+  ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1, ['perform']],
   // AWS SDK for Go v2: "operation error EC2: CreateFleet, …" names the call that failed.
-  ['iamActions', /\boperation error ([A-Za-z0-9]{2,30}: [A-Za-z0-9]{2,60})/g, 1],
-  ['tags', /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g, 1],
-  ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1],
-  ['images', /\bimage "([^"\s]{1,300})"/g, 1],
-  ['capacityTypes', /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi, 1],
-  ['serviceAccounts', /\bsystem:serviceaccount:([a-z0-9][a-z0-9.-]{0,62}:[a-z0-9][a-z0-9.-]{0,252})/g, 1],
+  ['iamActions', /\boperation error ([A-Za-z0-9]{2,30}: [A-Za-z0-9]{2,60})/g, 1, ['operation error ']],
+  ['tags', /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g, 1, ['selector map[']],
+  ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1, ['.amazonaws.com']],
+  ['images', /\bimage "([^"\s]{1,300})"/g, 1, ['image "']],
+  ['capacityTypes', /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi, 1, ['capacity-type']],
+  [
+    'serviceAccounts',
+    /\bsystem:serviceaccount:([a-z0-9][a-z0-9.-]{0,62}:[a-z0-9][a-z0-9.-]{0,252})/g,
+    1,
+    ['system:serviceaccount:'],
+  ],
   // The IAM authenticator's `arn="…"` field: the role a node (or user) presented to the API server.
-  ['roles', /\barn="(arn:aws[a-z-]{0,10}:iam::\d{12}:role\/[\w+=,.@/-]{1,512})"/g, 1],
+  ['roles', /\barn="(arn:aws[a-z-]{0,10}:iam::\d{12}:role\/[\w+=,.@/-]{1,512})"/g, 1, ['arn="arn:aws']],
 ];
 
-/** Pulls every entity a record names: from its structured fields, its event, and its text. */
-export function extractEntities(record: LogRecord): Entities {
+/**
+ * Pulls every entity a record names: from its structured fields, its event, and its text. `gates`, when
+ * given, are the ENTITY_GATES found in the record's text (the classifier finds them in the same pass
+ * as its fragments); otherwise they are looked for here.
+ */
+export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>): Entities {
   const found = new EntityCollector();
   fromFields(record.fields, found);
   const object = record.event?.object;
@@ -81,7 +126,7 @@ export function extractEntities(record: LogRecord): Entities {
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  for (const [kind, value] of textEntities(record.text)) found.add(kind, value);
+  for (const [kind, value] of textEntities(record.text, gates)) found.add(kind, value);
   for (const namespace of karpenterNamespaces(record, found.values('serviceAccounts'))) {
     found.add('karpenterNamespaces', namespace);
   }
@@ -99,27 +144,16 @@ export function extractEntities(record: LogRecord): Entities {
 }
 
 /**
- * Entities named in a text. A failure repeats the same text line after line (one per NodeClaim, one
- * per retry), so results are kept for the last few hundred distinct texts: the patterns run once per
- * distinct text, not once per line.
+ * Entities named in a text. A failure often repeats the same text line after line (an event's message
+ * for pod after pod, whose names are in the event's object, not its text; one retry after another),
+ * so results are kept for the last few hundred distinct texts: the patterns run once per distinct
+ * text, not once per line. Where every text differs (a Karpenter error naming a fresh nodeclaim) the
+ * patterns run only where their gates were found.
  */
-function textEntities(text: string): ReadonlyArray<readonly [EntityKind, string]> {
+function textEntities(text: string, gates?: ReadonlySet<string>): ReadonlyArray<readonly [EntityKind, string]> {
   const cached = TEXT_CACHE.get(text);
   if (cached) return cached;
-  const found: Array<readonly [EntityKind, string]> = [];
-  for (const [kind, pattern, group] of TEXT_PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
-      const value = match[group ?? 0];
-      if (value) found.push([kind, normalise(kind, value)]);
-    }
-  }
-  for (const match of text.matchAll(/\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g)) {
-    found.push(['roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`]);
-  }
-  if (/too many pods/i.test(text)) found.push(['resources', 'pods']);
-  if (/\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
-    found.push(['capacityTypes', 'spot']);
-  }
+  const found = gatedTextEntities(text, gates ?? entityGates().findAll(text));
   if (TEXT_CACHE.size >= TEXT_CACHE_SIZE) TEXT_CACHE.clear();
   TEXT_CACHE.set(text, found);
   return found;
@@ -128,32 +162,118 @@ function textEntities(text: string): ReadonlyArray<readonly [EntityKind, string]
 const TEXT_CACHE_SIZE = 512;
 const TEXT_CACHE = new Map<string, ReadonlyArray<readonly [EntityKind, string]>>();
 
+function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<readonly [EntityKind, string]> {
+  const found: Array<readonly [EntityKind, string]> = [];
+  if (gates.size === 0) return found;
+  // exec with lastIndex, not matchAll: matchAll clones its regular expression on every call.
+  for (const [kind, pattern, group, patternGates] of TEXT_PATTERNS) {
+    if (!patternGates.some((gate) => gates.has(gate))) continue;
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const value = match[group];
+      if (value) found.push([kind, normalise(kind, value)]);
+    }
+  }
+  if (gates.has(ASSUMED_ROLE_GATE)) {
+    ASSUMED_ROLE.lastIndex = 0;
+    for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
+      found.push(['roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`]);
+    }
+  }
+  if (gates.has('too many pods') && /too many pods/i.test(text)) found.push(['resources', 'pods']);
+  if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
+    found.push(['capacityTypes', 'spot']);
+  }
+  return found;
+}
+
+/** Every gate of every text pattern (lower case). */
+export const ENTITY_GATES: readonly string[] = [
+  ...new Set([...TEXT_PATTERNS.flatMap(([, , , gates]) => gates), ':assumed-role/', 'too many pods', 'spot']),
+];
+
+/** The gates as one automaton, built on first use (case ignored). */
+let entityGatesMemo: SubstringMatcher | undefined;
+const entityGates = (): SubstringMatcher => (entityGatesMemo ??= new SubstringMatcher(ENTITY_GATES));
+
+const ASSUMED_ROLE_GATE = ':assumed-role/';
+const ASSUMED_ROLE = /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g;
+
+/**
+ * The structured fields that name entities: field → its slot and its rank in the slot (the first
+ * field of a slot that is present wins: `NodeClaim` before `nodeclaim` before `Machine`).
+ */
+const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = new Map(
+  Object.entries({
+    NodeClaim: [0, 0],
+    nodeclaim: [0, 1],
+    Machine: [0, 2],
+    machine: [0, 3],
+    NodePool: [1, 0],
+    nodepool: [1, 1],
+    Provisioner: [1, 2],
+    provisioner: [1, 3],
+    EC2NodeClass: [2, 0],
+    nodeclass: [2, 1],
+    AWSNodeTemplate: [2, 2],
+    Node: [3, 0],
+    node: [3, 1],
+    hostname: [4, 0],
+    'instance-type': [5, 0],
+    zone: [6, 0],
+    'capacity-type': [7, 0],
+    queue: [8, 0],
+    'persistent-volume': [9, 0],
+    volume: [9, 1],
+    Pod: [10, 0],
+    pod: [10, 1],
+    'provider-id': [11, 0],
+  } as Record<string, readonly [number, number]>),
+);
+const SLOTS = 12;
+const RANKS = 4;
+
+/**
+ * Entities from a record's structured fields. One pass over the keys the record has, not a lookup of
+ * every key it might have: the fields of JSON lines come in many shapes, and a lookup of an absent
+ * key on an object of yet another shape was the largest single cost of extraction.
+ */
 function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
-  const named = (key: string): string | undefined => {
-    const value = fields[key];
-    if (typeof value === 'string') return value;
-    if (isObject(value) && typeof value.name === 'string') return value.name;
+  let slots: unknown[] | undefined;
+  for (const key in fields) {
+    const place = FIELD_SLOTS.get(key);
+    if (place === undefined) continue;
+    slots ??= new Array<unknown>(SLOTS * RANKS);
+    slots[place[0] * RANKS + place[1]] = fields[key];
+  }
+  if (!slots) return;
+  const named = (slot: number): string | undefined => {
+    for (let rank = 0; rank < RANKS; rank++) {
+      const value = slots[slot * RANKS + rank];
+      if (typeof value === 'string') return value;
+      if (isObject(value) && typeof value.name === 'string') return value.name;
+    }
     return undefined;
   };
-  found.add('nodeclaims', named('NodeClaim') ?? named('nodeclaim') ?? named('Machine') ?? named('machine'));
-  found.add('nodepools', named('NodePool') ?? named('nodepool') ?? named('Provisioner') ?? named('provisioner'));
-  found.add('nodeclasses', named('EC2NodeClass') ?? named('nodeclass') ?? named('AWSNodeTemplate'));
-  found.add('nodes', named('Node') ?? named('node'));
+  found.add('nodeclaims', named(0));
+  found.add('nodepools', named(1));
+  found.add('nodeclasses', named(2));
+  found.add('nodes', named(3));
   // A host line (kubelet, nodeadm) names its host, which is the node's name on EKS (private DNS name or instance id).
-  const host = named('hostname');
+  const host = named(4);
   if (host && NODE_HOST.test(host)) found.add('nodes', host);
-  found.add('instanceTypes', named('instance-type'));
-  found.add('zones', named('zone'));
-  found.add('capacityTypes', named('capacity-type'));
-  found.add('queues', named('queue'));
-  found.add('volumes', named('persistent-volume') ?? named('volume'));
-  const pod = fields.Pod ?? fields.pod;
+  found.add('instanceTypes', named(5));
+  found.add('zones', named(6));
+  found.add('capacityTypes', named(7));
+  found.add('queues', named(8));
+  found.add('volumes', named(9));
+  const pod = slots[10 * RANKS] ?? slots[10 * RANKS + 1];
   if (isObject(pod) && typeof pod.name === 'string') {
     found.add('pods', typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
   } else if (typeof pod === 'string') {
     found.add('pods', pod);
   }
-  const providerId = named('provider-id');
+  const providerId = named(11);
   const provider = providerId ? /^aws:\/\/\/([a-z0-9-]{1,30})\/(i-[0-9a-f]{8,17})$/.exec(providerId) : null;
   if (provider) {
     found.add('zones', provider[1]);
