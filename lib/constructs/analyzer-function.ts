@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
 import { bundledFunction, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
+import { requireClusters, requireInteger, requireLimits, requireWindows } from './validate';
 
 /** One cluster as the functions need it; the log groups are subscribed by `LogSubscriptions`. */
 export interface AnalyzerCluster {
@@ -85,6 +86,7 @@ export class AnalyzerFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: AnalyzerFunctionProps) {
     super(scope, id);
+    validateAnalyzerProps(props);
     const stack = Stack.of(this);
 
     const environment: Record<string, string> = {
@@ -189,6 +191,17 @@ export class AnalyzerFunction extends Construct {
         ],
       },
     ]);
+  }
+}
+
+/** Fails the synth on props the analyzer cannot run with, naming the prop and what is allowed. */
+function validateAnalyzerProps(props: AnalyzerFunctionProps): void {
+  const name = 'AnalyzerFunction';
+  requireClusters(name, props.clusters);
+  requireWindows(name, props);
+  requireLimits(name, props.limits);
+  if (props.reservedConcurrency !== undefined) {
+    requireInteger(name, 'reservedConcurrency', props.reservedConcurrency, 0, 1000);
   }
 }
 

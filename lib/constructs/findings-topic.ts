@@ -4,6 +4,7 @@ import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { requireEmails } from './validate';
 
 export interface FindingsTopicProps {
   /**
@@ -25,6 +26,7 @@ export class FindingsTopic extends Construct {
 
   constructor(scope: Construct, id: string, props: FindingsTopicProps = {}) {
     super(scope, id);
+    requireEmails('FindingsTopic', 'alertEmails', props.alertEmails ?? []);
     const key = new Key(this, 'Key', {
       description: 'karpenter-doctor findings topic encryption',
       enableKeyRotation: true,

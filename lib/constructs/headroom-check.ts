@@ -15,6 +15,14 @@ import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
+import {
+  requireClusters,
+  requireInteger,
+  requireLimits,
+  requireNumber,
+  requireSchedule,
+  requireWindows,
+} from './validate';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
@@ -53,6 +61,7 @@ export class HeadroomCheck extends Construct {
 
   constructor(scope: Construct, id: string, props: HeadroomCheckProps) {
     super(scope, id);
+    validateHeadroomProps(props);
     const stack = Stack.of(this);
     const { function: fn, role } = bundledFunction(this, {
       handlerFile: 'headroom.ts',
@@ -150,4 +159,17 @@ export class HeadroomCheck extends Construct {
       true,
     );
   }
+}
+
+/** Fails the synth on props the check cannot run with, naming the prop and what is allowed. */
+function validateHeadroomProps(props: HeadroomCheckProps): void {
+  const name = 'HeadroomCheck';
+  requireClusters(name, props.clusters);
+  requireSchedule(name, 'schedule', props.schedule);
+  // A /8 holds 16,777,216 addresses: no subnet has more free.
+  requireInteger(name, 'thresholds.minFreeIps', props.thresholds.minFreeIps, 0, 16_777_216);
+  requireNumber(name, 'thresholds.minFreePercent', props.thresholds.minFreePercent, 0, 100);
+  requireNumber(name, 'thresholds.horizonHours', props.thresholds.horizonHours, 1, 720);
+  requireWindows(name, props);
+  requireLimits(name, props.limits);
 }

@@ -17,6 +17,7 @@ import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 import type { AnalyzerCluster } from './analyzer-function';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
+import { requireClusters, requireInteger, requireNumber } from './validate';
 
 export interface RemediationProps {
   readonly table: ITable;
@@ -52,7 +53,10 @@ export class Remediation extends Construct {
     const stack = Stack.of(this);
     const { actions } = props;
     const enabled = (Object.keys(ACTION_IDS) as ActionKey[]).filter((k) => actions[k].mode !== 'off');
-    if (enabled.length === 0) throw new Error('Remediation needs at least one action that is not "off"');
+    if (enabled.length === 0) {
+      throw new Error('Remediation: every action is "off"; turn one on, or leave the construct out');
+    }
+    validateRemediationProps(props);
 
     const { function: fn, role } = bundledFunction(this, {
       handlerFile: 'remediator.ts',
@@ -242,6 +246,21 @@ export class Remediation extends Construct {
       ],
     });
   }
+}
+
+/** Fails the synth on props the remediator cannot run with, naming the prop and what is allowed. */
+function validateRemediationProps(props: RemediationProps): void {
+  const name = 'Remediation';
+  requireClusters(name, props.clusters);
+  if (props.eventSource.startsWith('aws.') || props.eventSource.length === 0 || props.eventSource.length > 256) {
+    throw new Error(
+      `${name}: eventSource is "${props.eventSource}"; EventBridge reserves the "aws." prefix for AWS services and takes 1 to 256 characters`,
+    );
+  }
+  const { raiseSystemNodegroup, requestQuotaIncrease } = props.actions;
+  requireInteger(name, 'actions.raiseSystemNodegroup.maxMinSize', raiseSystemNodegroup.maxMinSize, 1, 1000);
+  requireNumber(name, 'actions.requestQuotaIncrease.maxValue', requestQuotaIncrease.maxValue, 1, 10_000);
+  requireInteger(name, 'actions.requestQuotaIncrease.windowHours', requestQuotaIncrease.windowHours, 1, 8760);
 }
 
 const nodegroupSuppression: NagPackSuppression = {
