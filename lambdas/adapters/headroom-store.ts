@@ -1,5 +1,6 @@
-import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sample } from '../core/forecast';
+import { batchGetAll, type BatchGetOptions } from './batch-get';
 
 /** How the headroom checks of a cluster have gone, for the resolve sweep. */
 export interface ClusterHealth {
@@ -10,48 +11,49 @@ export interface ClusterHealth {
   lastError?: string;
 }
 
-/** Samples kept per subnet: a day at the default five-minute schedule. */
-export const MAX_SAMPLES = 288;
-const HISTORY_MS = 24 * 60 * 60_000;
+/** The stored histories of a cluster's subnets, and the subnets whose history could not be read. */
+export interface Histories {
+  /** Per subnet; a subnet with no stored history yet has none here. */
+  samples: Map<string, Sample[]>;
+  /** Subnets DynamoDB left unprocessed on every retry: their history is unknown, not empty. */
+  unread: Set<string>;
+}
+
 const RETENTION_S = 7 * 24 * 60 * 60;
 
 /**
  * The headroom check's memory, in the incident table: a bounded history of free IPs per subnet and
  * the health of each cluster's checks. Only the scheduled headroom function writes these items, one
- * run at a time, so plain writes suffice.
+ * run at a time, so plain writes suffice. Which samples a history keeps is decided in core
+ * (`appendSample`).
  */
 export class HeadroomStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly options: Pick<BatchGetOptions, 'sleep' | 'random'> = {},
   ) {}
 
-  async histories(cluster: string, subnetIds: string[]): Promise<Map<string, Sample[]>> {
-    const histories = new Map<string, Sample[]>();
-    for (let start = 0; start < subnetIds.length; start += 100) {
-      let keys: Array<Record<string, unknown>> = subnetIds
-        .slice(start, start + 100)
-        .map((id) => ({ pk: historyKey(cluster, id) }));
-      for (let attempt = 0; keys.length > 0 && attempt < 5; attempt++) {
-        const response = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys } } }),
-        );
-        for (const item of response.Responses?.[this.tableName] ?? []) {
-          if (typeof item.subnetId === 'string' && Array.isArray(item.samples)) {
-            histories.set(item.subnetId, item.samples as Sample[]);
-          }
-        }
-        keys = response.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+  async histories(cluster: string, subnetIds: string[]): Promise<Histories> {
+    const { items, unread } = await batchGetAll(
+      this.db,
+      this.tableName,
+      subnetIds.map((id) => ({ pk: historyKey(cluster, id) })),
+      this.options,
+    );
+    const samples = new Map<string, Sample[]>();
+    for (const item of items) {
+      if (typeof item.subnetId === 'string' && Array.isArray(item.samples)) {
+        samples.set(item.subnetId, item.samples as Sample[]);
       }
     }
-    return histories;
+    const prefix = historyKey(cluster, '');
+    return { samples, unread: new Set(unread.map((key) => String(key.pk).slice(prefix.length))) };
   }
 
-  /** Appends a sample, keeping the last day and at most MAX_SAMPLES; returns the kept history. */
-  async append(cluster: string, subnetId: string, previous: Sample[], sample: Sample): Promise<Sample[]> {
-    const samples = [...previous.filter((s) => s.t > sample.t - HISTORY_MS && s.t < sample.t), sample].slice(
-      -MAX_SAMPLES,
-    );
+  /** Replaces a subnet's history with `samples` (the stored one with this run's sample appended). */
+  async saveHistory(cluster: string, subnetId: string, samples: Sample[]): Promise<void> {
+    const last = samples.at(-1)?.t ?? 0;
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
@@ -61,11 +63,10 @@ export class HeadroomStore {
           cluster,
           subnetId,
           samples,
-          expiresAt: Math.ceil(sample.t / 1000) + RETENTION_S,
+          expiresAt: Math.ceil(last / 1000) + RETENTION_S,
         },
       }),
     );
-    return samples;
   }
 
   async health(cluster: string): Promise<ClusterHealth | undefined> {

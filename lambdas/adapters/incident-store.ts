@@ -1,6 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -12,6 +11,7 @@ import type { Incident } from '../core/aggregate';
 import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/lifecycle';
 import type { Severity } from '../core/model';
 import { mapLimit } from '../shared/concurrency';
+import { batchGetAll, UnreadKeysError } from './batch-get';
 
 /** How one batch's claim on the store turned out. */
 export type BatchClaim =
@@ -47,7 +47,6 @@ const DEFAULT_CONCURRENCY = 8;
 
 /** A publish channel of a notification. */
 export type Channel = 'sns' | 'events';
-const MAX_BATCH_GET = 100;
 
 /**
  * The incident table (docs/architecture.md, The incident lifecycle). One item per finding key, written with
@@ -304,24 +303,23 @@ export class IncidentStore {
     return Item ? stateOf(Item) : undefined;
   }
 
-  /** Reads many incidents with strongly consistent batch reads, retrying unprocessed keys. */
+  /**
+   * Reads many incidents with strongly consistent batch reads (`batchGetAll`: unprocessed keys retried
+   * with backoff and jitter). Incidents left unread fail the load: counting on a missing state would
+   * open them again as new.
+   */
   async load(findingIds: string[]): Promise<Map<string, IncidentState>> {
+    const { items, unread } = await batchGetAll(
+      this.db,
+      this.tableName,
+      findingIds.map((pk) => ({ pk })),
+      { consistentRead: true, sleep: this.options.sleep, random: this.options.random },
+    );
+    if (unread.length > 0) throw new UnreadKeysError(unread.length);
     const states = new Map<string, IncidentState>();
-    const unique = [...new Set(findingIds)];
-    for (let start = 0; start < unique.length; start += MAX_BATCH_GET) {
-      let keys: Array<Record<string, unknown>> = unique.slice(start, start + MAX_BATCH_GET).map((pk) => ({ pk }));
-      for (let attempt = 0; keys.length > 0; attempt++) {
-        if (attempt > 0) await delay(Math.min(50 * 2 ** attempt, 1000));
-        if (attempt === 8) throw new Error(`DynamoDB left ${keys.length} keys unprocessed after ${attempt} reads`);
-        const response = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of response.Responses?.[this.tableName] ?? []) {
-          const state = stateOf(item);
-          states.set(state.findingId, state);
-        }
-        keys = response.UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
+    for (const item of items) {
+      const state = stateOf(item);
+      states.set(state.findingId, state);
     }
     return states;
   }

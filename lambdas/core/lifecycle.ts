@@ -267,6 +267,31 @@ export function resolveIncident(state: IncidentState, now: number): Advance {
   };
 }
 
+/**
+ * One step of the sweep for a stored incident: keep it; take over its unfinished first notice or
+ * resolve it (each a new state to write conditionally on the stored version, then send its pending
+ * notice); or finish the resolved notice it already holds (send it as it is).
+ */
+export type SweepStep =
+  | { kind: 'keep' }
+  | { kind: 'take-over'; state: IncidentState }
+  | { kind: 'resolve'; state: IncidentState }
+  | { kind: 'finish' };
+
+/** The sweep's step for one incident (`sweepAction`, with the state it leads to). */
+export function sweepStep(state: IncidentState, now: number, policy: LifecyclePolicy, holdBack: boolean): SweepStep {
+  const action = sweepAction(state, now, policy, holdBack);
+  if (action === 'finish' && state.status === 'open') {
+    // A first notice that failed every attempt, and no delivery came to finish it: the sweep takes it
+    // over and sends it as it was decided.
+    const taken = takeOverPending(state, now);
+    return taken ? { kind: 'take-over', state: taken.state } : { kind: 'keep' };
+  }
+  if (action === 'finish' && state.pending) return { kind: 'finish' };
+  if (action === 'resolve') return { kind: 'resolve', state: resolveIncident(state, now).state };
+  return { kind: 'keep' };
+}
+
 /** The incident as the aggregator would have produced it, from what the store accumulated. */
 export function incidentOf(state: IncidentState): Incident {
   return {

@@ -1,6 +1,7 @@
 import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
 import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
@@ -83,6 +84,32 @@ async function runs(times: number, free: number | (() => void), shared = deps())
     clock += 5 * MINUTE;
   }
   return results;
+}
+
+/** A subnet's history as stored in the table. */
+async function storedHistory(subnet: string): Promise<unknown[] | undefined> {
+  const { Item } = await dynamo.doc.send(
+    new GetCommand({ TableName: tableName, Key: { pk: `history#prod#${subnet}` } }),
+  );
+  return Item?.samples as unknown[] | undefined;
+}
+
+/**
+ * The local table, except that BatchGetItem leaves the history key of `subnet` unprocessed on every
+ * attempt, in DynamoDB's response shape, as when it throttles part of a batch.
+ */
+function unprocessedHistoryOf(doc: DynamoDBDocumentClient, subnet: string): DynamoDBDocumentClient {
+  const send = async (command: unknown): Promise<unknown> => {
+    if (!(command instanceof BatchGetCommand)) return doc.send(command as never);
+    const request = command.input.RequestItems![tableName]!;
+    const left = request.Keys!.filter((key) => String(key.pk).endsWith(`#${subnet}`));
+    const asked = request.Keys!.filter((key) => !left.includes(key));
+    const read = asked.length
+      ? await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { ...request, Keys: asked } } }))
+      : { Responses: { [tableName]: [] }, $metadata: {} };
+    return { ...read, UnprocessedKeys: left.length ? { [tableName]: { Keys: left } } : {} };
+  };
+  return new Proxy(doc, { get: (target, name) => (name === 'send' ? send : Reflect.get(target, name)) });
 }
 
 const published = (): Finding[] =>
@@ -214,5 +241,25 @@ describe('headroom check', () => {
 
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
     expect(detailTypes()).toEqual(['Karpenter Finding Resolved']);
+  });
+
+  it('keeps a history DynamoDB leaves unread as it was, and judges that subnet on its count alone', async () => {
+    const shared = deps();
+    await runs(6, 200, shared);
+    const before = await storedHistory('subnet-a');
+    expect(before).toHaveLength(6);
+
+    const throttled = { ...shared, clients: testClients(unprocessedHistoryOf(dynamo.doc, 'subnet-a')) };
+    const [result] = await runs(1, 40, throttled);
+
+    expect(result?.unreadHistories).toEqual(['prod/subnet-a']);
+    expect(await storedHistory('subnet-a')).toEqual(before);
+    expect(await storedHistory('subnet-b')).toHaveLength(7);
+    expect(published().map((f) => f.evidence[0]?.message)).toEqual([
+      'subnet-a (eu-west-1a): 40 of 251 IPs free [below-minimum]',
+    ]);
+
+    await runs(1, 40, shared);
+    expect(await storedHistory('subnet-a')).toHaveLength(7);
   });
 });

@@ -1,0 +1,140 @@
+import { findingIdOf, type Incident } from './aggregate';
+import type { SubnetFacts } from './context';
+import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds, type Sample } from './forecast';
+import { isObject } from './json';
+import type { IncidentState, LifecyclePolicy } from './lifecycle';
+import type { Severity } from './model';
+import type { RuleId } from './rules/ids';
+
+/**
+ * The decisions of the scheduled headroom check (docs/architecture.md, The headroom schedule): which
+ * samples a subnet's history keeps, how a subnet and a cluster are judged, what the incident says and
+ * how severe it is, and which incidents the sweep holds back. The handler reads and writes; every
+ * choice is made here, without I/O.
+ */
+
+/** The rule the headroom check raises. */
+export const HEADROOM_RULE: RuleId = 'subnet-ip-headroom-low';
+
+/** Samples kept per subnet: a day at the default five-minute schedule. */
+export const MAX_SAMPLES = 288;
+const HISTORY_MS = 24 * 60 * 60_000;
+
+/** The history after this run's sample: the last day before it, then it, at most MAX_SAMPLES. */
+export function appendSample(previous: readonly Sample[], sample: Sample): Sample[] {
+  return [...previous.filter((s) => s.t > sample.t - HISTORY_MS && s.t < sample.t), sample].slice(-MAX_SAMPLES);
+}
+
+/** One subnet as the check judged it. */
+export interface SubnetAssessment {
+  /** What was read, with the trend when there is one. */
+  facts: SubnetFacts;
+  forecast?: Forecast;
+  /** Why the subnet is low; undefined when it has headroom. */
+  verdict?: ReturnType<typeof headroomVerdict>;
+}
+
+/** Judges a subnet by its free IPs now and its history (this run's sample last). */
+export function assessSubnet(
+  subnet: SubnetFacts & { availableIps: number },
+  history: readonly Sample[],
+  thresholds: HeadroomThresholds,
+): SubnetAssessment {
+  const forecast = forecastExhaustion(history);
+  const facts: SubnetFacts = forecast
+    ? { ...subnet, ipsPerHour: round(forecast.ipsPerHour), hoursToExhaustion: round(forecast.hoursToExhaustion) }
+    : subnet;
+  return { facts, forecast, verdict: headroomVerdict(subnet.availableIps, subnet.totalIps, forecast, thresholds) };
+}
+
+/** A cluster whose subnets were read: healthy, or low with the incident to record. */
+export type ClusterHeadroom = { low: false } | { low: true; incident: Incident; severity: Severity };
+
+/** The cluster is low when any subnet is; the incident names the low ones. */
+export function judgeCluster(
+  cluster: string,
+  assessed: readonly SubnetAssessment[],
+  thresholds: HeadroomThresholds,
+  now: number,
+): ClusterHeadroom {
+  const low = assessed.filter((a) => a.verdict);
+  if (low.length === 0) return { low: false };
+  return { low: true, incident: headroomIncident(cluster, low, now), severity: headroomSeverity(low, thresholds) };
+}
+
+/** The incident of one check: the low subnets and zones, and one evidence line per subnet (the three worst). */
+export function headroomIncident(cluster: string, low: readonly SubnetAssessment[], now: number): Incident {
+  const at = new Date(now).toISOString();
+  const worst = [...low].sort((a, b) => (a.facts.availableIps ?? 0) - (b.facts.availableIps ?? 0));
+  return {
+    findingId: findingIdOf(cluster, HEADROOM_RULE, undefined),
+    cluster,
+    rule: HEADROOM_RULE,
+    occurrences: 1,
+    firstSeen: at,
+    lastSeen: at,
+    entities: {
+      subnets: low.map((l) => l.facts.subnetId).sort(),
+      zones: [...new Set(low.map((l) => l.facts.availabilityZone).filter((z): z is string => Boolean(z)))].sort(),
+    },
+    evidence: worst.slice(0, 3).map(({ facts, forecast, verdict }) => ({
+      timestamp: at,
+      message: `${facts.subnetId}${facts.availabilityZone ? ` (${facts.availabilityZone})` : ''}: ${facts.availableIps}${
+        facts.totalIps ? ` of ${facts.totalIps}` : ''
+      } IPs free${forecast ? `, falling ${Math.round(-forecast.ipsPerHour)} an hour, out in about ${forecast.hoursToExhaustion.toFixed(1)} h` : ''} [${verdict}]`,
+    })),
+  };
+}
+
+/** High; critical when a subnet is nearly empty (under a quarter of the minimum) or runs out within the hour. */
+export function headroomSeverity(low: readonly SubnetAssessment[], thresholds: HeadroomThresholds): Severity {
+  const critical = low.some(
+    ({ facts, forecast }) =>
+      (facts.availableIps ?? 0) < Math.max(1, thresholds.minFreeIps / 4) ||
+      (forecast?.hoursToExhaustion ?? Infinity) <= 1,
+  );
+  return critical ? 'critical' : 'high';
+}
+
+/** What this run learnt about the configured clusters, for the sweep. */
+export interface HeadroomRun {
+  /** Clusters whose check failed or found a low subnet: their headroom incident stays open. */
+  stillLow: ReadonlySet<string>;
+  /** Since when each cluster checked healthy this run has been healthy. */
+  healthySince: ReadonlyMap<string, number>;
+}
+
+/**
+ * Whether the sweep must read the stored health of the incident's cluster: a headroom incident of a
+ * cluster this run did not check (no longer configured). Every other incident is decided without it.
+ */
+export function needsStoredHealth(state: Pick<IncidentState, 'rule' | 'cluster'>, run: HeadroomRun): boolean {
+  return state.rule === HEADROOM_RULE && !run.healthySince.has(state.cluster) && !run.stillLow.has(state.cluster);
+}
+
+/**
+ * Whether the sweep holds a headroom incident back: its cluster is still low (or could not be read),
+ * or has not been healthy for the whole resolve window. A quiet headroom incident is not a recovery:
+ * only healthy checks are. Incidents of other rules are never held back here.
+ */
+export function holdBackFromSweep(
+  state: Pick<IncidentState, 'rule' | 'cluster'>,
+  run: HeadroomRun,
+  /** The cluster's stored `healthySince`, read when `needsStoredHealth` said so. */
+  storedHealthySince: number | undefined,
+  now: number,
+  policy: Pick<LifecyclePolicy, 'resolveAfterMs'>,
+): boolean {
+  if (state.rule !== HEADROOM_RULE) return false;
+  if (run.stillLow.has(state.cluster)) return true;
+  const healthySince = run.healthySince.get(state.cluster) ?? storedHealthySince;
+  return healthySince === undefined || now - healthySince < policy.resolveAfterMs;
+}
+
+/** The scheduled time of this run (the same for Scheduler's retries of it), else the current minute. */
+export function runIdOf(event: unknown, now: number): string {
+  const scheduled = isObject(event) && typeof event.scheduledTime === 'string' ? Date.parse(event.scheduledTime) : NaN;
+  return new Date(Number.isNaN(scheduled) ? Math.floor(now / 60_000) * 60_000 : scheduled).toISOString();
+}
+
+const round = (value: number): number => Math.round(value * 10) / 10;
