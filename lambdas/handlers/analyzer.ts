@@ -1,4 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
+import type { CloudWatchLogsEvent, Context } from 'aws-lambda';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Enricher } from '../adapters/enrich';
 import { analyzeMessages } from '../core/analyze';
@@ -114,10 +115,15 @@ let warm: { logger: Logger; metrics: Metrics } | undefined;
 let clients: AwsClients | undefined;
 let enricher: Enricher | undefined;
 
-/** The Lambda entry point; clients and the enrichment cache live as long as the execution environment. */
-export async function handler(event: unknown, context: InvocationContext): Promise<AnalyzerResult> {
+/**
+ * The Lambda entry point, invoked by a CloudWatch Logs subscription; clients and the enrichment cache
+ * live as long as the execution environment. The event is validated as `unknown` all the same: a
+ * subscription can deliver anything, and one bad payload is counted, never thrown.
+ */
+export async function handler(event: CloudWatchLogsEvent, context: Context): Promise<AnalyzerResult> {
   warm ??= observability('analyzer');
   warm.logger.resetKeys();
+  warm.logger.addContext(context);
   const deps: AnalyzerDeps = {
     logger: warm.logger,
     metrics: warm.metrics,

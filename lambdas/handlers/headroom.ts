@@ -1,4 +1,5 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
 import { Enricher } from '../adapters/enrich';
 import { HeadroomStore } from '../adapters/headroom-store';
 import { IncidentStore } from '../adapters/incident-store';
@@ -221,12 +222,21 @@ function metricsFor(
 
 let warm: Omit<HeadroomDeps, 'settings'> | undefined;
 
+/**
+ * What EventBridge Scheduler sends: the stack's target input, with the `<aws.scheduler.scheduled-time>`
+ * context attribute filled in (`lib/constructs/headroom-check.ts`).
+ */
+export interface HeadroomScheduleEvent {
+  scheduledTime?: string;
+}
+
 /** The Lambda entry point, invoked by EventBridge Scheduler with `{"scheduledTime": "…"}`. */
-export async function handler(event: unknown, context: InvocationContext): Promise<HeadroomResult> {
+export async function handler(event: HeadroomScheduleEvent, context: Context): Promise<HeadroomResult> {
   if (!warm) {
     const { logger, metrics } = observability('headroom');
     warm = { clients: lazyAwsClients(), logger, metrics, now: Date.now };
   }
+  warm.logger.addContext(context);
   const deps: HeadroomDeps = { ...warm, settings: headroomSettings() };
   try {
     return await checkHeadroom(event, context, deps);

@@ -1,4 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { IncidentStore } from '../adapters/incident-store';
 import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
@@ -134,13 +135,17 @@ const FINDING_ID = /^[0-9a-f]{24}$/;
 
 let warm: Omit<RemediatorDeps, 'settings'> | undefined;
 
-/** The Lambda entry point, the target of the EventBridge rule on `Karpenter Finding` events. */
-export async function handler(event: unknown, context: InvocationContext): Promise<RemediatorResult> {
+/**
+ * The Lambda entry point, the target of the EventBridge rule on `Karpenter Finding` events. Its
+ * detail is validated as `unknown`: the remediator trusts nothing in the event.
+ */
+export async function handler(event: EventBridgeEvent<string, unknown>, context: Context): Promise<RemediatorResult> {
   if (!warm) {
     const { logger, metrics } = observability('remediator');
     warm = { clients: lazyAwsClients(), logger, metrics, now: Date.now };
   }
   warm.logger.resetKeys();
+  warm.logger.addContext(context);
   const deps: RemediatorDeps = { ...warm, settings: remediatorSettings() };
   try {
     return await remediate(event, context, deps);

@@ -1,12 +1,13 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
 import type { AwsClients } from './aws-clients';
 
-/** The part of the Lambda context the functions use. */
-export interface InvocationContext {
-  invokedFunctionArn?: string;
-  getRemainingTimeInMillis?: () => number;
-}
+/**
+ * The part of the Lambda `Context` the functions read: the function ARN (account and region of the
+ * deployment) and the time left. Tests pass only what they need; the entry points pass Lambda's own.
+ */
+export type InvocationContext = Partial<Pick<Context, 'invokedFunctionArn' | 'getRemainingTimeInMillis'>>;
 
 /** Publishing failed for some notification; Lambda retries the invocation, which finishes only what is left. */
 export class PublishError extends Error {
