@@ -135,6 +135,26 @@ describe('analyzer under a storm', () => {
     expect(events.commandCalls(PutEventsCommand).flatMap((c) => c.args[0].input.Entries ?? [])).toHaveLength(50);
   });
 
+  it('sends no second digest when the completed storm batch is delivered again', async () => {
+    const event = awslogsEvent(Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`)));
+    const shared = deps();
+    await analyzeSubscription(event, context, shared);
+    const sentFirst = messages().length;
+    clock += 60_000;
+
+    // The ten untracked incidents live in no incident item: only the batch marker remembers that this
+    // delivery's digest went out.
+    const again = await analyzeSubscription(event, context, shared);
+
+    expect(again.outcome).toBe('duplicate');
+    expect(messages()).toHaveLength(sentFirst);
+    expect(
+      messages()
+        .map((m) => m.default)
+        .filter(isDigest),
+    ).toHaveLength(1);
+  });
+
   it('makes 300 workloads failing on one taint one incident with all of them counted', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, 'dedicated'));
 
