@@ -4,9 +4,8 @@ import { IncidentStore } from '../adapters/incident-store';
 import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
 import { errorMessage } from '../core/error-message';
-import { isObject } from '../core/json';
-import { DETAIL_TYPES } from '../../contracts/events';
 import { remediationEventOf, resourceArnsOf, scopeOfArn } from '../core/events';
+import { readFindingEvent } from '../core/finding-event';
 import { buildFinding } from '../core/finding';
 import { incidentOf } from '../core/lifecycle';
 import { admitFinding, remediationNotificationOf, type RemediationReport } from '../core/remediation';
@@ -44,23 +43,16 @@ export async function remediate(
     metrics.addMetric(METRIC.ignoredEvents, MetricUnit.Count, 1);
     return { outcome: 'ignored', reason, reports: [] };
   };
-  if (!isObject(event)) return ignore('not an EventBridge event');
-  if (event.source !== settings.eventSource)
-    return ignore(`source ${JSON.stringify(event.source)} is not ${settings.eventSource}`);
-  if (event['detail-type'] !== DETAIL_TYPES.finding) {
-    return ignore(`detail-type ${JSON.stringify(event['detail-type'])} is not ${DETAIL_TYPES.finding}`);
-  }
-  const detail = isObject(event.detail) ? event.detail : {};
-  const findingId = detail.findingId;
-  if (typeof findingId !== 'string' || !FINDING_ID.test(findingId)) return ignore('the detail names no finding id');
-  if (detail.status === 'resolved') return ignore('the finding is resolved');
+  const read = readFindingEvent(event, settings.eventSource);
+  if (!read.ok) return ignore(read.reason);
+  const { findingId, claimed } = read;
   logger.appendKeys({ findingId });
 
   const store = new IncidentStore(deps.clients.dynamo, settings.tableName);
   const scope = scopeOfArn(context.invokedFunctionArn);
   const state = await store.get(findingId);
   const admission = admitFinding({
-    claimed: { account: event.account, region: event.region },
+    claimed,
     own: scope,
     incident: state,
     configuredClusters: settings.clusters.map((c) => c.name),
@@ -68,7 +60,7 @@ export async function remediate(
   });
   if (!admission.admitted || !state || !scope) {
     const reason = admission.admitted ? 'unreachable' : admission.reason;
-    logger.warn('Finding event refused; nothing was changed', { reason, claimedCluster: String(detail.cluster) });
+    logger.warn('Finding event refused; nothing was changed', { reason, claimedCluster: String(claimed.cluster) });
     metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
     return { outcome: 'refused', reason, reports: [] };
   }
@@ -129,9 +121,6 @@ export async function remediate(
   }
   return { outcome: 'done', reports: results.map((r) => r.report) };
 }
-
-/** Finding ids are 24 hex characters (`findingIdOf`); anything else is not looked up. */
-const FINDING_ID = /^[0-9a-f]{24}$/;
 
 let warm: Omit<RemediatorDeps, 'settings'> | undefined;
 
