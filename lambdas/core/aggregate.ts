@@ -77,6 +77,8 @@ export class Aggregator {
   private readonly seen = new Map<string, { first: number; last: number }>();
   /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
   private readonly workloads = new Map<string, Set<string>>();
+  /** The record summaries each incident's evidence was drawn from (until its evidence is full). */
+  private readonly evidenceSummaries = new Map<string, string[]>();
   /** The highest count seen of each Kubernetes event, by finding id and event identity. */
   private readonly eventCounts = new Map<string, Map<string, number>>();
 
@@ -138,8 +140,16 @@ export class Aggregator {
       if (set.size > size) grown.push(kind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
-      const evidence = evidenceOf(signal.record, time === undefined ? undefined : new Date(time).toISOString());
-      if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
+      // A summary already looked at gives the same message: it is not sanitised and compared again
+      // (an incident whose lines all read alike would otherwise sanitise every one of them).
+      let summaries = this.evidenceSummaries.get(findingId);
+      if (!summaries) this.evidenceSummaries.set(findingId, (summaries = []));
+      if (!summaries.includes(signal.record.summary)) {
+        // Bounded: distinct summaries can share a message (cut at the same length) without end.
+        if (summaries.length < 16) summaries.push(signal.record.summary);
+        const evidence = evidenceOf(signal.record, time === undefined ? undefined : new Date(time).toISOString());
+        if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
+      }
     }
     return { findingId, opened, grown };
   }
