@@ -31,7 +31,13 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
     ['.nano', '.micro', '.small', '.medium', 'large', '.metal'],
   ],
   ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g, 0, ['ip-']],
-  ['nodepools', /\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi, 1, ['nodepool', 'provisioner']],
+  // Not a StorageClass's provisioner: `external provisioner "ebs.csi.aws.com"`, `storage-provisioner: "…"`.
+  [
+    'nodepools',
+    /(?<!external |[-/.])\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi,
+    1,
+    ['nodepool', 'provisioner'],
+  ],
   ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodepool/']],
   // Karpenter v1.x wraps errors with their objects as `message (NodePool=name, Pod=namespace/name)`.
   ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodepool=']],
@@ -44,7 +50,13 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
     1,
     ['nodeclass', 'awsnodetemplate'],
   ],
-  ['pods', /\bpods?\/([a-z0-9][a-z0-9.-]{0,252})/g, 1, ['pod/', 'pods/']],
+  // Not a subresource (an RBAC `forbidden` names `pods/eviction`, `pods/status`).
+  [
+    'pods',
+    /\bpods?\/(?!(?:eviction|status|binding|log|exec|attach|portforward|proxy|ephemeralcontainers|resize)(?![a-z0-9.-]))([a-z0-9][a-z0-9.-]{0,252})/g,
+    1,
+    ['pod/', 'pods/'],
+  ],
   ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1, ['pod="', 'pod "']],
   // `pod default/web-1 would schedule against …`, `(Pod=default/web-1)`; not "pod affinity/anti-affinity".
   [
@@ -60,7 +72,6 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
   ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1, ['incompatible requirements, key ']],
   ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient ']],
   ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1, ['volume "']],
-  ['volumes', /\bPersistentVolume source '([^'\s]{1,60})'/g, 1, ["persistentvolume source '"]],
   ['pdbs', /\bpdb "?([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1, ['pdb']],
   [
     'quotas',
@@ -223,14 +234,17 @@ const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = 
     zone: [6, 0],
     'capacity-type': [7, 0],
     queue: [8, 0],
-    'persistent-volume': [9, 0],
-    volume: [9, 1],
+    // `volume` is the pod's name for a volume (`mypd`), not a PersistentVolume: not read.
+    PersistentVolume: [9, 0],
+    'persistent-volume': [9, 1],
     Pod: [10, 0],
     pod: [10, 1],
     'provider-id': [11, 0],
+    StorageClass: [12, 0],
+    'storage-class': [12, 1],
   } as Record<string, readonly [number, number]>),
 );
-const SLOTS = 12;
+const SLOTS = 13;
 const RANKS = 4;
 
 /**
@@ -247,6 +261,9 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
     slots[place[0] * RANKS + place[1]] = fields[key];
   }
   if (!slots) return;
+  // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
+  // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
+  if (slots[12 * RANKS] !== undefined || slots[12 * RANKS + 1] !== undefined) slots[1 * RANKS + 3] = undefined;
   const named = (slot: number): string | undefined => {
     for (let rank = 0; rank < RANKS; rank++) {
       const value = slots[slot * RANKS + rank];
@@ -267,6 +284,7 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   found.add('capacityTypes', named(7));
   found.add('queues', named(8));
   found.add('volumes', named(9));
+  found.add('storageClasses', named(12));
   const pod = slots[10 * RANKS] ?? slots[10 * RANKS + 1];
   if (isObject(pod) && typeof pod.name === 'string') {
     found.add('pods', typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
@@ -282,6 +300,15 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
 }
 
 const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.[a-z0-9-]{1,63}){0,4}$/;
+
+/**
+ * A name a NodePool (or v0.x Provisioner) can have: a DNS subdomain, and not a storage driver's name
+ * (`ebs.csi.aws.com`, `kubernetes.io/aws-ebs`), which a StorageClass's `provisioner` holds.
+ */
+export const isNodePoolName = (value: string): boolean =>
+  /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/.test(value) && !STORAGE_DRIVER.test(value);
+
+const STORAGE_DRIVER = /(?:^|\.)csi(?:\.|$)|\.(?:com|io|org|net|aws)$/;
 
 function normalise(kind: EntityKind, value: string): string {
   return normaliseKind(kind, value).replace(TRAILING_PUNCTUATION, '');
@@ -355,7 +382,7 @@ function karpenterNamespaces(record: LogRecord, serviceAccounts: string[]): stri
 const KARPENTER_STREAM = /(?:^|[./])karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}_([a-z0-9][a-z0-9-]{0,62})_/;
 
 /** The patterns above that are not text patterns, for the linear-time check in the tests. */
-export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM];
+export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM, STORAGE_DRIVER];
 
 /** A pod of the Karpenter controller deployment (`karpenter-<rs hash>-<id>`). */
 export const isKarpenterPod = (pod: string): boolean =>
@@ -366,6 +393,7 @@ class EntityCollector {
 
   add(kind: EntityKind, value: string | undefined): void {
     if (!value) return;
+    if (kind === 'nodepools' && !isNodePoolName(value)) return;
     let set = this.sets.get(kind);
     if (!set) {
       set = new Set();

@@ -24,6 +24,8 @@ export const ENTITY_KINDS = [
   'labels',
   'resources',
   'volumes',
+  /** StorageClasses a record names (Karpenter's `storage-class` field): never NodePools. */
+  'storageClasses',
   'pdbs',
   'quotas',
   'errorCodes',

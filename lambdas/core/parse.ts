@@ -40,6 +40,11 @@ const DESCRIBE_EVENT_ROW = /^\s*(Normal|Warning)\s+([A-Za-z]\S*)\s+(.*)$/s;
 const DESCRIBE_AGE_FROM = /^(<unknown>|\d\S*(?: \(x\d+ over \S+\))?)\s+(\S+)\s+(.*)$/s;
 const OBJECT_THEN_MESSAGE = /^([a-zA-Z.]+)\/"?([a-z0-9.:-]+)"?\s+(.*)$/s;
 const DESCRIBE_HEADER = /^(Name|Namespace|Kind):\s+(\S+)\s*$/;
+/**
+ * Header fields only a storage object's `kubectl describe` prints (a pod's volumes are indented):
+ * a StorageClass has `Provisioner`, a PersistentVolume `Claim`, both PV and PVC a `StorageClass`.
+ */
+const DESCRIBE_STORAGE_FIELD = /^(Provisioner|StorageClass|Claim):/;
 
 /** Every pattern of the parser, for the linear-time check in the tests. */
 export const PARSE_PATTERNS: readonly RegExp[] = [
@@ -56,6 +61,7 @@ export const PARSE_PATTERNS: readonly RegExp[] = [
   DESCRIBE_AGE_FROM,
   OBJECT_THEN_MESSAGE,
   DESCRIBE_HEADER,
+  DESCRIBE_STORAGE_FIELD,
 ];
 
 /** Parses one message. `describe` carries kubectl describe state across the lines of one stream. */
@@ -352,7 +358,20 @@ function base(
 /** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
 export function trackDescribeHeader(line: string, describe: DescribeContext): void {
   const header = DESCRIBE_HEADER.exec(line);
-  if (!header) return;
+  if (!header) {
+    // `Name:` alone reads as a pod; a storage object's own fields say what it is, so its events
+    // (ProvisioningFailed on a claim) never name a pod or a workload that does not exist.
+    const storage = describe.object ? DESCRIBE_STORAGE_FIELD.exec(line) : null;
+    if (storage && describe.object && (describe.object.kind === 'Pod' || storage[1] === 'Provisioner')) {
+      describe.object.kind =
+        storage[1] === 'Provisioner'
+          ? 'StorageClass'
+          : storage[1] === 'Claim' || !describe.object.namespace
+            ? 'PersistentVolume'
+            : 'PersistentVolumeClaim';
+    }
+    return;
+  }
   const value = header[2]!;
   if (header[1] === 'Name') describe.object = { kind: /^ip-\d/.test(value) ? 'Node' : 'Pod', name: value };
   else if (describe.object && header[1] === 'Namespace') describe.object.namespace = value;

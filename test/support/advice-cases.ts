@@ -86,7 +86,12 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
     },
   ],
   'volume-mount-timeout': [{ entities: { pods: ['data/postgres-0'], workloads: ['data/statefulset/postgres'] } }],
-  'in-tree-storage-plugin': [{ entities: { volumes: ['AWSElasticBlockStore'] } }],
+  'in-tree-storage-plugin': [
+    {
+      entities: { volumes: ['pvc-11db7489-3c6e-46f3-a958-91f9d5009d41'], pods: ['default/inflate0-6c4bdb8b75-7qmfd'] },
+    },
+    { entities: { storageClasses: ['gp2'], pods: ['data/postgres-0'], workloads: ['data/statefulset/postgres'] } },
+  ],
   'oom-killed': [
     { entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'] } },
     { entities: { pods: [jobPod], workloads: ['batch/workload/nightly-report-28934520'] } },
