@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { incidentKeyOf, isPerWorkload } from './incident-key';
-import { CATALOG, type RuleId } from './rules';
+import { severityOf, type RuleId } from './rules';
 import type { Entities, EntityKind, LogRecord, Signal } from './model';
 import { sanitizeLine } from './sanitize';
 
@@ -201,11 +201,7 @@ export class Aggregator {
     const order = ['critical', 'high', 'medium', 'low'];
     return [...this.incidents.values()]
       .map((incident) => this.snapshot(incident))
-      .sort(
-        (a, b) =>
-          order.indexOf(CATALOG[a.rule].severity) - order.indexOf(CATALOG[b.rule].severity) ||
-          b.occurrences - a.occurrences,
-      );
+      .sort((a, b) => order.indexOf(severityOf(a)) - order.indexOf(severityOf(b)) || b.occurrences - a.occurrences);
   }
 }
 

@@ -1,6 +1,6 @@
 import { clusterScopeOf } from './account';
 import type { Incident } from './aggregate';
-import { CATALOG, type RuleId } from './rules';
+import { CATALOG, severityOf, type RuleId } from './rules';
 import type { FindingStatus } from './finding';
 import { SEVERITIES, type Severity } from './model';
 import { MAX_SUBJECT_CHARS, type SnsNotification } from './render-notification';
@@ -29,7 +29,7 @@ export const DEFAULT_LIMITS: DeliveryLimits = { maxNoticesPerCluster: 5, maxInci
  * delivery stays bounded whatever it holds.
  */
 export function boundIncidents(incidents: Incident[], max: number): { tracked: Incident[]; overflow: Incident[] } {
-  const ordered = [...incidents].sort((a, b) => rank(CATALOG[a.rule].severity) - rank(CATALOG[b.rule].severity));
+  const ordered = [...incidents].sort((a, b) => rank(severityOf(a)) - rank(severityOf(b)));
   return { tracked: ordered.slice(0, max), overflow: ordered.slice(max) };
 }
 
@@ -136,7 +136,7 @@ export interface DigestMember {
 export function memberOf(
   incident: Incident,
   status: DigestMember['status'],
-  severity: Severity = CATALOG[incident.rule].severity,
+  severity: Severity = severityOf(incident),
 ): DigestMember {
   return {
     findingId: incident.findingId,
@@ -165,7 +165,8 @@ export function buildDigest(
     const entry = byRule.get(member.rule) ?? {
       rule: member.rule,
       title: CATALOG[member.rule].title,
-      severity: CATALOG[member.rule].severity,
+      // Members come most severe first: a rule's line shows its worst incident.
+      severity: member.severity,
       incidents: 0,
       occurrences: 0,
       workloads: 0,

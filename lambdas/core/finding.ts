@@ -1,6 +1,6 @@
 import type { RemediationStep } from './advice/types';
 import type { Incident, Evidence } from './aggregate';
-import { CATALOG, diagnose, RULE_IDS, type RuleId } from './rules';
+import { CATALOG, diagnose, RULE_IDS, severityOf, type RuleId } from './rules';
 import { emptyContext, type FindingContext } from './context';
 import type { Entities, Severity } from './model';
 import { causesSentence } from './scheduling-causes';
@@ -39,7 +39,7 @@ export interface FindingOptions {
   account?: string;
   region?: string;
   context?: FindingContext;
-  /** The incident's severity when it differs from the rule's (an escalated headroom warning). */
+  /** The incident's severity as recorded (an escalated headroom warning); by default, severityOf the incident. */
   severity?: Severity;
   /** Occurrences over the whole incident, when a store knows more than this batch. */
   occurrences?: number;
@@ -79,7 +79,7 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
     status: options.status ?? 'open',
     rule: incident.rule,
     title: info.title,
-    severity: options.severity ?? info.severity,
+    severity: options.severity ?? severityOf(incident),
     cluster: incident.cluster,
     // The cluster's own account when it is another than the deployment's; else the one the caller knows.
     account: incident.account ?? options.account ?? null,

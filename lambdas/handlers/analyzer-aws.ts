@@ -3,7 +3,7 @@ import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
 import { Notifier } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
 import type { Incident } from '../core/aggregate';
-import { CATALOG } from '../core/rules';
+import { severityOf } from '../core/rules';
 import { boundIncidents, memberOf } from '../core/digest';
 import { errorMessage } from '../core/error-message';
 import { batchIdOf, type SubscriptionDocument } from '../core/subscription-payload';
@@ -65,7 +65,7 @@ export async function recordAndNotify(
       });
     }
     const recorded = await store.record(
-      tracked.map((incident) => ({ incident, severity: CATALOG[incident.rule].severity })),
+      tracked.map((incident) => ({ incident, severity: severityOf(incident) })),
       batchId,
       now,
       settings.policy,

@@ -329,6 +329,41 @@ describe('analyzer handler', () => {
     expect(byFilter.cluster).toBe('payments');
     expect(byGroup.cluster).toBe('batch');
   });
+
+  it('pages a Pricing API timeout as LOW (Karpenter runs on built-in prices) and EC2 out of reach as HIGH', async () => {
+    const timeout = (endpoint: string, operation: string) =>
+      JSON.stringify({
+        level: 'ERROR',
+        time: '2026-11-28T02:14:07.412Z',
+        logger: 'controller',
+        message: 'Reconciler error',
+        controller: 'providers.pricing',
+        error: `updating pricing, operation error ${operation}, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post "https://${endpoint}/": dial tcp 52.94.231.18:443: i/o timeout`,
+      });
+    await analyzeSubscription(
+      awslogsEvent([timeout('api.pricing.us-east-1.amazonaws.com', 'Pricing: GetProducts')], {
+        filters: ['karpenter-doctor.quiet'],
+      }),
+      context,
+      deps(),
+    );
+    await analyzeSubscription(
+      awslogsEvent([timeout('ec2.eu-west-1.amazonaws.com', 'EC2: DescribeSpotPriceHistory')], {
+        filters: ['karpenter-doctor.loud'],
+        firstId: 5,
+      }),
+      context,
+      deps(),
+    );
+
+    const [quiet, loud] = published();
+    expect([quiet?.cluster, quiet?.rule, quiet?.severity]).toEqual(['quiet', 'aws-api-unreachable', 'low']);
+    expect(quiet?.remediation.flatMap((step) => step.commands).join('\n')).toContain('settings.isolatedVPC=true');
+    expect([loud?.cluster, loud?.rule, loud?.severity]).toEqual(['loud', 'aws-api-unreachable', 'high']);
+    expect(
+      sns.commandCalls(PublishCommand).map((call) => call.args[0].input.MessageAttributes?.severity?.StringValue),
+    ).toEqual(['low', 'high']);
+  });
 });
 
 describe('enrichment calls per batch', () => {

@@ -3,7 +3,24 @@ import { helmSet } from '../advice/controller';
 import { shellArg } from '../advice/shell';
 import { FIND_CONTROLLER } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
+import type { Entities } from '../model';
 import { anyOf, defineRule } from './types';
+
+/**
+ * Only the AWS Pricing API is out of reach: every endpoint and every SDK operation the evidence names
+ * is the Pricing API's, and at least one is. Karpenter's pricing controller (providers.pricing) then
+ * keeps the on-demand prices built into its release and reconciles again in 12 hours; launches go on.
+ * Spot prices come from EC2 (DescribeSpotPriceHistory), so an EC2 endpoint among them is not this.
+ */
+export function pricingOnly(entities: Entities): boolean {
+  const endpoints = entities.endpoints ?? [];
+  const operations = (entities.iamActions ?? []).filter((action) => !action.includes('*'));
+  const named = [...endpoints.map((e) => PRICING_ENDPOINT.test(e)), ...operations.map((o) => o.startsWith('pricing:'))];
+  return named.length > 0 && named.every(Boolean);
+}
+
+/** `api.pricing.<region>.amazonaws.com[.cn]`, and the older `pricing.<region>.amazonaws.com`. */
+const PRICING_ENDPOINT = /^(?:api\.)?pricing\.[a-z0-9-]{1,30}\.amazonaws\.com(?:\.cn)?$/;
 
 export default defineRule({
   info: {
@@ -34,19 +51,23 @@ export default defineRule({
       ['amazonaws.com', 'context deadline exceeded'],
     ],
   },
+  // A Pricing API out of reach is a cost question, not an outage: Karpenter launches on built-in prices.
+  severity: (entities) => (pricingOnly(entities) ? 'low' : 'high'),
   diagnose: (f) => {
     const where = f.controller();
     const ns = shellArg(where.namespace);
     const endpoints = f.all('endpoints');
-    const pricingOnly = endpoints.length > 0 && endpoints.every((e) => e.startsWith('api.pricing.'));
     const find = where.known ? [] : [FIND_CONTROLLER];
-    if (pricingOnly) {
+    if (pricingOnly(f.input.entities)) {
+      const named = endpoints.length ? f.list('endpoints') : f.list('iamActions');
       return {
         diagnosis:
-          `Karpenter cannot reach the AWS Pricing API (${f.list('endpoints')}). This does not stop provisioning: Karpenter ` +
-          `falls back to the on-demand and Spot prices built into its release, so launches go on with prices that may be ` +
-          `out of date. The Pricing API has no VPC endpoint and lives in a few regions only, so a cluster without internet ` +
-          `egress cannot reach it; the documented fix is to tell Karpenter so (settings.isolatedVPC=true).`,
+          `Only the AWS Pricing API is out of reach (${named}); EC2 and the other APIs Karpenter launches with are not named. ` +
+          `This does not stop provisioning: Karpenter keeps the on-demand prices built into its release (and reads Spot prices ` +
+          `from EC2), so launches and consolidation go on with prices that may be out of date while it keeps retrying. ` +
+          `The Pricing API has no VPC endpoint and is served from a few regions only (us-east-1, eu-central-1, ap-south-1, ` +
+          `cn-northwest-1), so a cluster without internet egress cannot reach it; the documented fix is to tell Karpenter ` +
+          `so: settings.isolatedVPC=true stops the Pricing API calls. Severity low: nothing fails to launch because of it.`,
         remediation: [
           {
             title: 'Tell Karpenter the VPC is isolated',
@@ -105,6 +126,11 @@ export default defineRule({
       {
         line: '2021-12-05T14:21:22.474Z        ERROR   controller.controller.metrics   Reconciler error        {"commit": "84b683b", "reconciler group": "karpenter.sh", "reconciler kind": "Provisioner", "name": "default", "namespace": "", "error": "fetching instance types using ec2.DescribeInstanceTypes, WebIdentityErr: failed to retrieve credentials\\ncaused by: RequestError: send request failed\\ncaused by: Post \\"https://sts.eu-west-1.amazonaws.com/\\": dial tcp: i/o timeout"}',
         source: 'https://github.com/aws/karpenter-provider-aws/issues/920 (shared samples ref-002)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2026-11-28T02:14:07.412Z","logger":"controller","message":"Reconciler error","commit":"6e7eab7","controller":"providers.pricing","namespace":"","name":"","reconcileID":"5f0c2f5e-8a1b-4c3d-9e7f-2a6b8c0d1e3f","error":"updating pricing, retreiving on-demand pricing data, getting pricing data, operation error Pricing: GetProducts, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post \\"https://api.pricing.us-east-1.amazonaws.com/\\": dial tcp 52.94.231.18:443: i/o timeout"}',
+        source:
+          'constructed from aws/karpenter-provider-aws@v1.14.1:pkg/controllers/providers/pricing/controller.go ("updating pricing, %w") and pkg/providers/pricing/pricing.go ("retreiving on-demand pricing data, %w", "getting pricing data, %w") around the AWS SDK for Go v2 retry error',
       },
     ],
     silent: [

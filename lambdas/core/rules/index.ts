@@ -44,6 +44,7 @@ import type { DiagnoseInput, Diagnosis } from '../advice/types';
 import { RULE_IDS, type RuleId } from './ids';
 import type { LogRule, RuleInfo, RuleModule } from './types';
 import { vocabularyFor } from '../vocabulary';
+import type { Entities, Severity } from '../model';
 
 export { RULE_IDS, type RuleId } from './ids';
 export type { LogRule, RuleFamily, RuleInfo, RuleModule } from './types';
@@ -129,6 +130,14 @@ function withVocabulary(rule: LogRule): LogRule {
 export const CATALOG: Readonly<Record<RuleId, RuleInfo>> = Object.fromEntries(
   RULE_LIST.map((rule) => [rule.info.id, rule.info]),
 ) as Record<RuleId, RuleInfo>;
+
+/**
+ * The severity of one incident: the rule's, unless the rule reads a different one in the incident's
+ * entities (RuleCommon.severity). Findings, the incident store and every ordering use this one.
+ */
+export function severityOf(incident: { rule: RuleId; entities: Entities }): Severity {
+  return RULES[incident.rule].severity?.(incident.entities) ?? CATALOG[incident.rule].severity;
+}
 
 /**
  * Rule + entities + live context → what happened, why, and the commands that fix it, filled in

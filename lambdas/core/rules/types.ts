@@ -1,6 +1,6 @@
 import type { Facts } from '../advice/facts';
 import type { Diagnosis } from '../advice/types';
-import type { EntityKind, Severity } from '../model';
+import type { Entities, EntityKind, Severity } from '../model';
 import type { RuleId } from './ids';
 
 /** The kind of problem a rule is about: how `karpenter-doctor rules` and the README group the catalog. */
@@ -87,6 +87,11 @@ export interface Example {
 interface RuleCommon {
   /** Rule + entities + live context → what happened, why, and the commands that fix it. */
   diagnose(facts: Facts): Diagnosis;
+  /**
+   * The severity of one incident when its evidence shows it is less serious than the catalog's
+   * (a Pricing API that cannot be reached while EC2 can): the id stays, the page does not.
+   */
+  severity?(entities: Entities): Severity;
 }
 
 /** A rule the log classifier emits: it cannot exist without recognition and examples. */
