@@ -45,6 +45,8 @@ export const DEFAULT_DISCOVERY_TAG_KEY = 'karpenter.sh/discovery';
 export const METRIC = {
   recordsProcessed: 'RecordsProcessed',
   malformedRecords: 'MalformedRecords',
+  /** Records of the organisation stream reported back for a retry (an AWS call failed). */
+  failedStreamRecords: 'FailedStreamRecords',
   unrecognisedRecords: 'UnrecognisedRecords',
   signals: 'Signals',
   findingsPublished: 'FindingsPublished',

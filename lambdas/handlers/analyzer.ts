@@ -1,5 +1,5 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { CloudWatchLogsEvent, Context } from 'aws-lambda';
+import type { CloudWatchLogsEvent, Context, KinesisStreamEvent } from 'aws-lambda';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Enricher } from '../adapters/enrich';
 import { analyzeMessages } from '../core/analyze';
@@ -9,6 +9,7 @@ import { isObject } from '../core/json';
 import { decodeSubscriptionData, type SubscriptionDocument } from '../core/subscription-payload';
 import { scopeOfArn } from '../core/events';
 import { emptyInputStats, fromDocument } from '../core/input';
+import { isKinesisEvent } from '../core/kinesis';
 import type { AwsClients } from '../shared/aws-clients';
 import { FILTER_NAME_PREFIX, METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
@@ -115,12 +116,23 @@ let warm: { logger: Logger; metrics: Metrics } | undefined;
 let clients: AwsClients | undefined;
 let enricher: Enricher | undefined;
 
+/** The organisation stream's half of the analyzer (and Powertools batch), loaded on the first Kinesis batch. */
+function streamPhase(): typeof import('./stream-analyzer') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./stream-analyzer') as typeof import('./stream-analyzer');
+}
+
 /**
- * The Lambda entry point, invoked by a CloudWatch Logs subscription; clients and the enrichment cache
+ * The Lambda entry point, for both ways logs arrive: a CloudWatch Logs subscription delivery
+ * (`{awslogs}`, asynchronous) and a batch of the organisation stream (`{Records}` of Kinesis, from the
+ * event source mapping, answered with a partial batch response). Clients and the enrichment cache
  * live as long as the execution environment. The event is validated as `unknown` all the same: a
  * subscription can deliver anything, and one bad payload is counted, never thrown.
  */
-export async function handler(event: CloudWatchLogsEvent, context: Context): Promise<AnalyzerResult> {
+export async function handler(
+  event: CloudWatchLogsEvent | KinesisStreamEvent,
+  context: Context,
+): Promise<AnalyzerResult | import('./stream-analyzer').StreamResponse> {
   warm ??= observability('analyzer');
   warm.logger.resetKeys();
   warm.logger.addContext(context);
@@ -139,6 +151,7 @@ export async function handler(event: CloudWatchLogsEvent, context: Context): Pro
     },
   };
   try {
+    if (isKinesisEvent(event)) return await streamPhase().analyzeStream(event, context, deps, analyzeDocument);
     return await analyzeSubscription(event, context, deps);
   } finally {
     deps.metrics.publishStoredMetrics();

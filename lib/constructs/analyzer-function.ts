@@ -65,8 +65,11 @@ export interface AnalyzerFunctionProps {
   readonly sources?: { readonly namespaces: readonly string[]; readonly containers: readonly string[] };
 }
 
-/** The analyzer's AWS half (and the SDK) loads on the first batch with an incident, never on a cold start. */
-export const ANALYZER_LAZY_MODULES = ['analyzer-aws'];
+/**
+ * The analyzer's AWS half (and the SDK) loads on the first batch with an incident, its stream half
+ * (and Powertools batch) on the first Kinesis batch: never on a cold start.
+ */
+export const ANALYZER_LAZY_MODULES = ['analyzer-aws', 'stream-analyzer'];
 
 /** Lambda's limit on all environment variables of a function together. */
 const MAX_ENVIRONMENT_BYTES = 4 * 1024;

@@ -1,0 +1,151 @@
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-jest';
+import { gzipSync } from 'node:zlib';
+import { findingIdOf } from '../../lambdas/core/aggregate';
+import type { Finding } from '../../lambdas/core/finding';
+import { analyzeDocument, handler, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
+import { analyzeStream } from '../../lambdas/handlers/stream-analyzer';
+import { awslogsEvent, controlMessageEvent, kinesisEvent, subnetExhaustionLine } from '../support/awslogs';
+import { ACCOUNT, testClients, testObservability, testSettings } from '../support/aws';
+import { startDynalite, type LocalDynamo } from '../support/dynalite';
+
+const ec2 = mockClient(EC2Client);
+const sns = mockClient(SNSClient);
+const events = mockClient(EventBridgeClient);
+
+const ACCOUNTS = ['444455556666', '555566667777', '666677778888'] as const;
+const SUBNET = 'subnet-0a1b2c3d4e5f60718';
+const context = {
+  invokedFunctionArn: `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:karpenter-doctor-analyzer`,
+  getRemainingTimeInMillis: () => 60_000,
+};
+
+let dynamo: LocalDynamo;
+let tableName: string;
+
+beforeAll(async () => {
+  dynamo = await startDynalite();
+});
+afterAll(async () => {
+  await dynamo.stop();
+});
+beforeEach(async () => {
+  for (const mock of [ec2, sns, events]) mock.reset();
+  tableName = await dynamo.createTable();
+  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
+  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
+    FailedEntryCount: 0,
+    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
+  }));
+  ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
+  ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [] });
+});
+
+const deps = (): AnalyzerDeps => ({
+  settings: testSettings(tableName),
+  clients: testClients(dynamo.doc),
+  ...testObservability(),
+  now: () => Date.parse('2026-11-28T02:21:00Z'),
+  sleep: async () => undefined,
+});
+const findingOf = (input: PublishCommandInput): Finding => JSON.parse(JSON.parse(input.Message!).default) as Finding;
+const published = (): Finding[] => sns.commandCalls(PublishCommand).map((call) => findingOf(call.args[0].input));
+
+/** The record data a spoke's subscription puts in the stream: one delivery of cluster prod's log group. */
+const delivery = (owner: string, firstId = 1, lines = [subnetExhaustionLine(SUBNET)]): string =>
+  awslogsEvent(lines, { owner, firstId, logGroup: '/aws/containerinsights/prod/application' }).awslogs.data;
+
+describe('stream analyzer', () => {
+  it('gives a batch of three accounts’ deliveries one finding per account, each naming its account', async () => {
+    const event = kinesisEvent(ACCOUNTS.map((account) => delivery(account)));
+
+    const response = await analyzeStream(event, context, deps(), analyzeDocument);
+
+    expect(response).toEqual({ batchItemFailures: [] });
+    const findings = published();
+    expect(findings.map((f) => [f.account, f.cluster, f.rule])).toEqual(
+      ACCOUNTS.map((account) => [account, 'prod', 'subnet-ip-exhaustion']),
+    );
+    expect(findings.map((f) => f.findingId)).toEqual(
+      ACCOUNTS.map((account) => findingIdOf('prod', 'subnet-ip-exhaustion', undefined, account)),
+    );
+    const detail = events
+      .commandCalls(PutEventsCommand)
+      .flatMap((call) => call.args[0].input.Entries ?? [])
+      .map((entry) => JSON.parse(entry.Detail!) as Finding);
+    expect(detail.map((d) => d.account)).toEqual([...ACCOUNTS]);
+  });
+
+  it('counts and skips records that can never be read, and the destination health check, failing none', async () => {
+    const shared = deps();
+    const metric = jest.spyOn(shared.metrics, 'addMetric');
+    const event = kinesisEvent([
+      delivery(ACCOUNTS[0]),
+      '%%% not base64 %%%',
+      Buffer.from('base64 of something that is not gzip').toString('base64'),
+      gzipSync('{"not":"a log document"}').toString('base64'),
+      controlMessageEvent().awslogs.data,
+      delivery(ACCOUNTS[1]),
+    ]);
+
+    const response = await analyzeStream(event, context, shared, analyzeDocument);
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(published().map((f) => f.account)).toEqual([ACCOUNTS[0], ACCOUNTS[1]]);
+    expect(metric).toHaveBeenCalledWith('MalformedRecords', 'Count', 3);
+  });
+
+  it('hands back only the record whose notice could not go out, and its retry notifies nothing twice', async () => {
+    const failing = ACCOUNTS[1];
+    let snsDown = true;
+    sns.on(PublishCommand).callsFake((input: PublishCommandInput) => {
+      if (snsDown && findingOf(input).account === failing) throw new Error('SNS is unavailable');
+      return { MessageId: 'm-1' };
+    });
+    const event = kinesisEvent(ACCOUNTS.map((account) => delivery(account)));
+    const records = event.Records;
+    const shared = deps();
+
+    const first = await analyzeStream(event, context, shared, analyzeDocument);
+
+    expect(first.batchItemFailures).toEqual([{ itemIdentifier: records[1]!.kinesis.sequenceNumber }]);
+    expect(published().map((f) => f.account)).toEqual([...ACCOUNTS]); // three attempts, one of them failed
+
+    // The event source mapping retries from the failed record on, the records after it included.
+    snsDown = false;
+    sns.resetHistory();
+    const retry = await analyzeStream({ Records: records.slice(1) }, context, shared, analyzeDocument);
+
+    expect(retry.batchItemFailures).toEqual([]);
+    // Only the notice that failed goes out; the third account's, already sent, is not sent again.
+    expect(published().map((f) => f.account)).toEqual([failing]);
+
+    // And a whole re-delivery of the batch (a replay) notifies nothing at all.
+    sns.resetHistory();
+    await analyzeStream(event, context, shared, analyzeDocument);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+  });
+
+  it('is what the Lambda entry point runs for a Kinesis batch, answering with the partial batch response', async () => {
+    process.env.INCIDENT_TABLE_NAME = tableName;
+    process.env.FINDINGS_TOPIC_ARN = testSettings(tableName).topicArn;
+    try {
+      const response = await handler(
+        kinesisEvent(['%%%', controlMessageEvent().awslogs.data]) as never,
+        {
+          ...context,
+          awsRequestId: 'req-1',
+          functionName: 'karpenter-doctor-analyzer',
+        } as never,
+      );
+
+      expect(response).toEqual({ batchItemFailures: [] });
+    } finally {
+      delete process.env.INCIDENT_TABLE_NAME;
+      delete process.env.FINDINGS_TOPIC_ARN;
+    }
+  });
+});
