@@ -58,6 +58,8 @@ export interface EnrichTarget {
   findingId: string;
   rule: RuleId;
   cluster: string;
+  /** The cluster's account when it is not the deployment's own. */
+  account?: string;
   entities: Entities;
 }
 

@@ -7,7 +7,8 @@ import { buildFinding, type Finding } from '../core/finding';
 import { incidentOf, type IncidentState, type PendingNotification } from '../core/lifecycle';
 import { snsNotificationOf } from '../core/render-notification';
 import { mapLimit } from '../shared/concurrency';
-import { needsEnrichment, type Enricher } from './enrich';
+import type { FindingEnricher } from './accounts';
+import { needsEnrichment } from './enrich';
 import type { Channel, IncidentStore } from './incident-store';
 import type { Publisher } from './publish';
 
@@ -64,7 +65,7 @@ export interface Untracked {
 export class Notifier {
   constructor(
     private readonly store: IncidentStore,
-    private readonly enricher: Enricher,
+    private readonly enricher: FindingEnricher,
     private readonly publisher: Publisher,
     private readonly options: NotifierOptions,
   ) {}
@@ -108,9 +109,11 @@ export class Notifier {
             findingId: state.findingId,
             rule: state.rule,
             cluster: state.cluster,
+            ...(state.account ? { account: state.account } : {}),
             entities: state.entities,
           })),
           budgetMs,
+          this.options.scope,
         )
       : new Map<string, FindingContext>();
 

@@ -51,6 +51,8 @@ export class Remediator {
     private readonly settings: RemediationSettings,
     private readonly clusterSettings: (cluster: string) => ClusterSettings,
     private readonly now: () => number = Date.now,
+    /** The account acted in when it is not the function's own (through its remediation role). */
+    private readonly account?: string,
   ) {}
 
   /**
@@ -97,9 +99,9 @@ export class Remediator {
 
   private onceKey(action: ActionId, finding: Finding): { key: string; windowMs: number } {
     if (action === 'request-quota-increase') {
-      // Per quota of this account and region (the function's own): no region string from outside.
+      // Per quota of the account acted in and this region: no region string from outside.
       return {
-        key: `${action}#${this.quotaCodeOf(finding)}`,
+        key: `${action}#${this.account ? `${this.account}#` : ''}${this.quotaCodeOf(finding)}`,
         windowMs: this.settings.requestQuotaIncrease.windowHours * 3_600_000,
       };
     }

@@ -28,6 +28,10 @@ export function keyAccountOf(account: string | undefined, home: string | undefin
   return account;
 }
 
-/** One string per (account, cluster), for grouping notices and digests; the home account is ''. */
+/**
+ * One string per cluster of one account — `<account>/<cluster>`, or the bare name for the home
+ * account (cluster names hold no slash) — for grouping notices and digests, keying the headroom
+ * history and telling configured clusters apart.
+ */
 export const clusterScopeOf = (item: { cluster: string; account?: string }): string =>
-  `${item.account ?? ''}/${item.cluster}`;
+  item.account ? `${item.account}/${item.cluster}` : item.cluster;

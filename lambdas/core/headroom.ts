@@ -1,3 +1,4 @@
+import { clusterScopeOf } from './account';
 import { findingIdOf, type Incident } from './aggregate';
 import type { SubnetFacts } from './context';
 import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds, type Sample } from './forecast';
@@ -56,19 +57,31 @@ export function judgeCluster(
   assessed: readonly SubnetAssessment[],
   thresholds: HeadroomThresholds,
   now: number,
+  /** The cluster's account when it is not the deployment's own (`keyAccountOf`). */
+  account?: string,
 ): ClusterHeadroom {
   const low = assessed.filter((a) => a.verdict);
   if (low.length === 0) return { low: false };
-  return { low: true, incident: headroomIncident(cluster, low, now), severity: headroomSeverity(low, thresholds) };
+  return {
+    low: true,
+    incident: headroomIncident(cluster, low, now, account),
+    severity: headroomSeverity(low, thresholds),
+  };
 }
 
 /** The incident of one check: the low subnets and zones, and one evidence line per subnet (the three worst). */
-export function headroomIncident(cluster: string, low: readonly SubnetAssessment[], now: number): Incident {
+export function headroomIncident(
+  cluster: string,
+  low: readonly SubnetAssessment[],
+  now: number,
+  account?: string,
+): Incident {
   const at = new Date(now).toISOString();
   const worst = [...low].sort((a, b) => (a.facts.availableIps ?? 0) - (b.facts.availableIps ?? 0));
   return {
-    findingId: findingIdOf(cluster, HEADROOM_RULE, undefined),
+    findingId: findingIdOf(cluster, HEADROOM_RULE, undefined, account),
     cluster,
+    ...(account ? { account } : {}),
     rule: HEADROOM_RULE,
     occurrences: 1,
     firstSeen: at,
@@ -98,7 +111,10 @@ export function headroomSeverity(low: readonly SubnetAssessment[], thresholds: H
 
 /** What this run learnt about the configured clusters, for the sweep. */
 export interface HeadroomRun {
-  /** Clusters whose check failed or found a low subnet: their headroom incident stays open. */
+  /**
+   * Clusters (as `clusterScopeOf` writes them: one per account) whose check failed or found a low
+   * subnet: their headroom incident stays open.
+   */
   stillLow: ReadonlySet<string>;
   /** Since when each cluster checked healthy this run has been healthy. */
   healthySince: ReadonlyMap<string, number>;
@@ -108,8 +124,12 @@ export interface HeadroomRun {
  * Whether the sweep must read the stored health of the incident's cluster: a headroom incident of a
  * cluster this run did not check (no longer configured). Every other incident is decided without it.
  */
-export function needsStoredHealth(state: Pick<IncidentState, 'rule' | 'cluster'>, run: HeadroomRun): boolean {
-  return state.rule === HEADROOM_RULE && !run.healthySince.has(state.cluster) && !run.stillLow.has(state.cluster);
+export function needsStoredHealth(
+  state: Pick<IncidentState, 'rule' | 'cluster' | 'account'>,
+  run: HeadroomRun,
+): boolean {
+  const scoped = clusterScopeOf(state);
+  return state.rule === HEADROOM_RULE && !run.healthySince.has(scoped) && !run.stillLow.has(scoped);
 }
 
 /**
@@ -118,7 +138,7 @@ export function needsStoredHealth(state: Pick<IncidentState, 'rule' | 'cluster'>
  * only healthy checks are. Incidents of other rules are never held back here.
  */
 export function holdBackFromSweep(
-  state: Pick<IncidentState, 'rule' | 'cluster'>,
+  state: Pick<IncidentState, 'rule' | 'cluster' | 'account'>,
   run: HeadroomRun,
   /** The cluster's stored `healthySince`, read when `needsStoredHealth` said so. */
   storedHealthySince: number | undefined,
@@ -126,8 +146,9 @@ export function holdBackFromSweep(
   policy: Pick<LifecyclePolicy, 'resolveAfterMs'>,
 ): boolean {
   if (state.rule !== HEADROOM_RULE) return false;
-  if (run.stillLow.has(state.cluster)) return true;
-  const healthySince = run.healthySince.get(state.cluster) ?? storedHealthySince;
+  const scoped = clusterScopeOf(state);
+  if (run.stillLow.has(scoped)) return true;
+  const healthySince = run.healthySince.get(scoped) ?? storedHealthySince;
   return healthySince === undefined || now - healthySince < policy.resolveAfterMs;
 }
 

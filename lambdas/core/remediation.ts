@@ -1,3 +1,4 @@
+import { clusterScopeOf } from './account';
 import { actionsOf } from './actions';
 import type { RuleId } from './rules/ids';
 import type { CidrPlan } from './cidr-plan';
@@ -142,7 +143,12 @@ export interface AdmissionInput {
   claimed: { account: unknown; region: unknown };
   own: { account: string; region: string } | undefined;
   /** The incident reloaded from the function's own table by the event's finding id; undefined when absent. */
-  incident: { status: 'open' | 'resolved'; cluster: string; rule: RuleId; expiresAt: number } | undefined;
+  incident:
+    { status: 'open' | 'resolved'; cluster: string; account?: string; rule: RuleId; expiresAt: number } | undefined;
+  /**
+   * The configured clusters as `clusterScopeOf` writes them: the bare name in the function's own
+   * account, `<account>/<name>` in another account of the organisation.
+   */
   configuredClusters: readonly string[];
   now: number;
 }
@@ -167,8 +173,10 @@ export function admitFinding(input: AdmissionInput): Admission {
   const incident = input.incident;
   if (!incident || incident.expiresAt * 1000 <= input.now) return refuse('no such incident in the incident table');
   if (incident.status !== 'open') return refuse('the incident is not open');
-  if (!input.configuredClusters.includes(incident.cluster)) {
-    return refuse(`cluster ${incident.cluster} is not configured`);
+  if (!input.configuredClusters.includes(clusterScopeOf(incident))) {
+    return refuse(
+      `cluster ${incident.cluster}${incident.account ? ` of account ${incident.account}` : ''} is not configured`,
+    );
   }
   const actions = actionsOf(incident.rule);
   if (actions.length === 0) return refuse(`rule ${incident.rule} maps to no action`);

@@ -1,4 +1,4 @@
-import { Enricher } from '../adapters/enrich';
+import { accountEnrichers, type FindingEnricher } from '../adapters/accounts';
 import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
 import { Notifier } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
@@ -125,9 +125,13 @@ export async function recordAndNotify(
   }
 }
 
-export function createEnricher(deps: AnalyzerDeps): Enricher {
-  return new Enricher(deps.clients, {
-    clusterSettings: (cluster) => clusterSettingsOf(deps.settings.clusters, cluster),
+/**
+ * The enrichment of every account: the function's own clients for its home account, the spoke's
+ * read-only role for the others, one cache per account.
+ */
+export function createEnricher(deps: AnalyzerDeps): FindingEnricher {
+  return accountEnrichers(deps.clients, {
+    clusterSettings: (cluster, account) => clusterSettingsOf(deps.settings.clusters, cluster, account),
     now: deps.now,
   });
 }

@@ -1,4 +1,4 @@
-import type { Enricher } from '../adapters/enrich';
+import type { FindingEnricher } from '../adapters/accounts';
 import type { FunctionDeps } from '../shared/invocation';
 import type { AnalyzerSettings } from '../shared/settings';
 
@@ -25,5 +25,5 @@ export interface AnalyzerResult {
 /** Everything the analyzer needs from outside, injected so tests use mocks and a local table. */
 export interface AnalyzerDeps extends FunctionDeps<AnalyzerSettings> {
   /** Reused across warm invocations: its cache is what makes repeated Describe calls cheap. */
-  enricher?: Enricher;
+  enricher?: FindingEnricher;
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { CloudWatchLogsEvent, Context, KinesisStreamEvent } from 'aws-lambda';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
-import type { Enricher } from '../adapters/enrich';
+import type { FindingEnricher } from '../adapters/accounts';
 import { analyzeMessages } from '../core/analyze';
 import { accountOfOwner, keyAccountOf } from '../core/account';
 import { clusterOfDocument } from '../core/cluster';
@@ -114,7 +114,7 @@ function awsPhase(): typeof import('./analyzer-aws') {
 
 let warm: { logger: Logger; metrics: Metrics } | undefined;
 let clients: AwsClients | undefined;
-let enricher: Enricher | undefined;
+let enricher: FindingEnricher | undefined;
 
 /** The organisation stream's half of the analyzer (and Powertools batch), loaded on the first Kinesis batch. */
 function streamPhase(): typeof import('./stream-analyzer') {
@@ -146,7 +146,7 @@ export async function handler(
       return (clients ??= awsPhase().createClients());
     },
     // One per execution environment: its cache is what makes repeated Describe calls cheap.
-    get enricher(): Enricher {
+    get enricher(): FindingEnricher {
       return (enricher ??= awsPhase().createEnricher(this));
     },
   };

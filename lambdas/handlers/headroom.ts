@@ -1,10 +1,12 @@
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
+import { accountEnrichers } from '../adapters/accounts';
 import { Enricher } from '../adapters/enrich';
 import { HeadroomStore } from '../adapters/headroom-store';
 import { IncidentStore } from '../adapters/incident-store';
 import { Notifier, type Due } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
+import { clusterScopeOf, keyAccountOf } from '../core/account';
 import { zoneTotals, type FindingContext } from '../core/context';
 import { scopeOfArn } from '../core/events';
 import {
@@ -72,12 +74,19 @@ export async function checkHeadroom(
   };
   const store = new IncidentStore(deps.clients.dynamo, settings.tableName, { sleep: deps.sleep });
   const headroom = new HeadroomStore(deps.clients.dynamo, settings.tableName, { sleep: deps.sleep });
-  const enricher =
+  const scope = scopeOfArn(context.invokedFunctionArn);
+  const home =
     deps.enricher ??
     new Enricher(deps.clients, {
       clusterSettings: (cluster) => clusterSettingsOf(settings.clusters, cluster),
       now: deps.now,
     });
+  // Clusters of other accounts are read through the spoke's read-only role.
+  const enricher = accountEnrichers(deps.clients, {
+    clusterSettings: (cluster, account) => clusterSettingsOf(settings.clusters, cluster, account),
+    now: deps.now,
+    home,
+  });
   const run = runIdOf(event, now);
   const due: Due[] = [];
   const contexts = new Map<string, FindingContext>();
@@ -85,8 +94,16 @@ export async function checkHeadroom(
   /** Since when each cluster checked this run has been healthy: the sweep reads it here, not again. */
   const healthySince = new Map<string, number>();
 
-  for (const { name: cluster } of settings.clusters) {
-    const read = await enricher.karpenterSubnets(cluster, DESCRIBE_BUDGET_MS);
+  for (const entry of settings.clusters) {
+    // One cluster of one account: its history, health and incident are its own. `scoped` is the
+    // cluster's name in the home account and `<account>/<name>` in another.
+    const account = keyAccountOf(entry.account, scope?.account);
+    const scoped = clusterScopeOf({ cluster: entry.name, account });
+    const found = await enricher.enricherFor(account, scope);
+    const read = found.ok
+      ? await found.enricher.karpenterSubnets(entry.name, DESCRIBE_BUDGET_MS)
+      : { ok: false as const, error: found.error };
+    const cluster = scoped;
     if (!read.ok) {
       result.gaps.push(cluster);
       stillLow.add(cluster);
@@ -125,7 +142,7 @@ export async function checkHeadroom(
     );
     recordSubnetMetrics(metrics, cluster, assessed);
 
-    const judged = judgeCluster(cluster, assessed, settings.thresholds, now);
+    const judged = judgeCluster(entry.name, assessed, settings.thresholds, now, account);
     if (!judged.low) {
       const since = (await headroom.health(cluster))?.healthySince ?? now;
       healthySince.set(cluster, since);
@@ -147,7 +164,9 @@ export async function checkHeadroom(
 
   const checked: HeadroomRun = { stillLow, healthySince };
   for (const state of await store.scanIncidents()) {
-    const stored = needsStoredHealth(state, checked) ? (await headroom.health(state.cluster))?.healthySince : undefined;
+    const stored = needsStoredHealth(state, checked)
+      ? (await headroom.health(clusterScopeOf(state)))?.healthySince
+      : undefined;
     const holdBack = holdBackFromSweep(state, checked, stored, now, settings.policy);
     const step = sweepStep(state, now, settings.policy, holdBack);
     if (step.kind === 'finish') {
@@ -159,7 +178,6 @@ export async function checkHeadroom(
     }
   }
 
-  const scope = scopeOfArn(context.invokedFunctionArn);
   const notifier = new Notifier(
     store,
     enricher,

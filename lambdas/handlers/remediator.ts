@@ -1,8 +1,11 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Context, EventBridgeEvent } from 'aws-lambda';
+import { REMEDIATION_ROLE_NAME } from '../../contracts/organization';
+import { AccountAccess } from '../adapters/accounts';
 import { IncidentStore } from '../adapters/incident-store';
 import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
+import { clusterScopeOf, keyAccountOf } from '../core/account';
 import { errorMessage } from '../core/error-message';
 import { remediationEventOf, resourceArnsOf, scopeOfArn } from '../core/events';
 import { readFindingEvent } from '../core/finding-event';
@@ -55,7 +58,9 @@ export async function remediate(
     claimed,
     own: scope,
     incident: state,
-    configuredClusters: settings.clusters.map((c) => c.name),
+    configuredClusters: settings.clusters.map((c) =>
+      clusterScopeOf({ cluster: c.name, account: keyAccountOf(c.account, scope?.account) }),
+    ),
     now: deps.now(),
   });
   if (!admission.admitted || !state || !scope) {
@@ -64,8 +69,20 @@ export async function remediate(
     metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
     return { outcome: 'refused', reason, reports: [] };
   }
-  logger.appendKeys({ cluster: state.cluster, rule: state.rule });
-  // The finding as this stack recorded it, in its own account and region: nothing from the event.
+  logger.appendKeys({ cluster: state.cluster, rule: state.rule, ...(state.account ? { account: state.account } : {}) });
+  // A cluster of another account is changed through that account's remediation role, or not at all.
+  const access = await new AccountAccess(deps.clients, {
+    sts: deps.clients.sts,
+    roleName: REMEDIATION_ROLE_NAME,
+    now: deps.now,
+  }).clientsFor(state.account, scope);
+  if (!access.ok) {
+    const reason = `the remediation role of account ${state.account} cannot be assumed (${access.error.message})`;
+    logger.warn('Finding event refused; nothing was changed', { reason });
+    metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
+    return { outcome: 'refused', reason, reports: [] };
+  }
+  // The finding as this stack recorded it, in the cluster's account and this region: nothing from the event.
   const finding = buildFinding(incidentOf(state), {
     status: 'open',
     severity: state.severity,
@@ -76,11 +93,12 @@ export async function remediate(
   });
 
   const remediator = new Remediator(
-    deps.clients,
+    access.clients,
     store,
     settings.remediation,
-    (cluster) => clusterSettingsOf(settings.clusters, cluster),
+    (cluster) => clusterSettingsOf(settings.clusters, cluster, state.account),
     deps.now,
+    state.account,
   );
   const results = await remediator.run(finding, admission.actions);
   const publisher = new Publisher(deps.clients.sns, deps.clients.events, {

@@ -5,6 +5,7 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { STSClient } from '@aws-sdk/client-sts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -20,6 +21,8 @@ export interface AwsClients {
   readonly serviceQuotas: ServiceQuotasClient;
   readonly sns: SNSClient;
   readonly events: EventBridgeClient;
+  /** Assumes the spoke roles of the organisation's other accounts. */
+  readonly sts: STSClient;
 }
 
 export interface ClientOptions {
@@ -60,6 +63,9 @@ export function lazyAwsClients(options: ClientOptions = {}): AwsClients {
     },
     get events() {
       return once('events', () => new EventBridgeClient(config));
+    },
+    get sts() {
+      return once('sts', () => new STSClient(config));
     },
   };
 }

@@ -12,6 +12,8 @@ import { REMEDIATION_MODES, type RemediationMode } from '../../contracts/remedia
 /** One cluster as the stack passes it to the functions (log groups travel in the filter names). */
 export interface ClusterEntry {
   name: string;
+  /** The account of the cluster when it is another account of the organisation. @default the function's own */
+  account?: string;
   discoveryTagKey?: string;
   discoveryTagValue?: string;
   systemNodegroup?: string;
@@ -62,9 +64,15 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
   return settings;
 }
 
-/** Enrichment settings of a cluster, with the discovery tag defaulting to `karpenter.sh/discovery=<name>`. */
-export function clusterSettingsOf(clusters: ClusterEntry[], cluster: string): ClusterSettings {
-  const entry = clusters.find((c) => c.name === cluster);
+/**
+ * Enrichment settings of a cluster, with the discovery tag defaulting to `karpenter.sh/discovery=<name>`.
+ * `account` is the cluster's account when it is not the function's own; a home-account cluster is the
+ * entry of that name without an account, else any entry of that name.
+ */
+export function clusterSettingsOf(clusters: ClusterEntry[], cluster: string, account?: string): ClusterSettings {
+  const entry = account
+    ? clusters.find((c) => c.name === cluster && c.account === account)
+    : (clusters.find((c) => c.name === cluster && !c.account) ?? clusters.find((c) => c.name === cluster));
   return {
     discoveryTagKey: entry?.discoveryTagKey ?? DEFAULT_DISCOVERY_TAG_KEY,
     discoveryTagValue: entry?.discoveryTagValue ?? cluster,
@@ -137,6 +145,7 @@ function clustersOf(raw: string | undefined): ClusterEntry[] {
     const text = (key: string): string | undefined => (typeof item[key] === 'string' ? item[key] : undefined);
     return {
       name: item.name,
+      ...(text('account') ? { account: text('account') } : {}),
       discoveryTagKey: text('discoveryTagKey'),
       discoveryTagValue: text('discoveryTagValue'),
       systemNodegroup: text('systemNodegroup'),

@@ -6,6 +6,7 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SNSClient } from '@aws-sdk/client-sns';
+import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DEFAULT_LIMITS } from '../../lambdas/core/digest';
 import { DEFAULT_SOURCES } from '../../lambdas/core/karpenter-source';
@@ -29,6 +30,7 @@ export function testClients(dynamo: DynamoDBDocumentClient): AwsClients {
     serviceQuotas: new ServiceQuotasClient({ region: REGION }),
     sns: new SNSClient({ region: REGION }),
     events: new EventBridgeClient({ region: REGION }),
+    sts: new STSClient({ region: REGION }),
   };
 }
 
