@@ -110,6 +110,37 @@ const headroomSchema = z.strictObject({
   horizonHours: z.number().min(1).max(168).default(6),
 });
 
+/**
+ * The organisation path (the central stack): a CloudWatch Logs destination backed by a Kinesis data
+ * stream, which the spoke accounts subscribe to and the analyzer consumes.
+ */
+const organizationSchema = z
+  .strictObject({
+    organizationId: z
+      .string()
+      .regex(/^o-[a-z0-9]{10,32}$/, { error: 'expected an AWS Organizations id such as "o-a1b2c3d4e5"' })
+      .optional(),
+    accounts: z
+      .array(z.string().regex(/^\d{12}$/, { error: 'expected an AWS account id: 12 digits' }))
+      .min(1, { error: 'expected at least one account' })
+      .optional(),
+    shards: z
+      .number()
+      .int()
+      .min(1)
+      .max(500, { error: 'expected at most 500 shards (the default shard quota per account and region)' })
+      .optional(),
+    retentionHours: z.number().int().min(24).max(8760).default(24),
+    batchSize: z.number().int().min(1).max(10_000).default(100),
+    parallelizationFactor: z.number().int().min(1).max(10, { error: "expected 1 to 10 (Lambda's range)" }).default(1),
+    retryAttempts: z.number().int().min(0).max(10_000).default(3),
+    maxRecordAgeHours: z.number().int().min(1).max(168).default(6),
+  })
+  .refine((o) => (o.organizationId === undefined) !== (o.accounts === undefined), {
+    error:
+      'expected either organizationId (every account of the organisation may subscribe) or accounts (only those), and not both',
+  });
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -144,6 +175,7 @@ export const configSchema = z
       .max(100, { error: 'expected at most 100; leave the rest of the account unreserved' })
       .default(5),
     retainTable: z.boolean().default(true),
+    organization: organizationSchema.optional(),
   })
   .superRefine((config, context) => {
     const seen = new Map<string, string>();
@@ -174,6 +206,7 @@ export const configSchema = z
 
 export type KarpenterDoctorConfig = z.output<typeof configSchema>;
 export type ClusterConfig = KarpenterDoctorConfig['clusters'][number];
+export type OrganizationConfig = NonNullable<KarpenterDoctorConfig['organization']>;
 /** Mode and caps per remediation action. */
 export type RemediationConfig = KarpenterDoctorConfig['remediation'];
 

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -9,8 +9,10 @@ import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
 import { LogSubscriptions } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
+import { allowAssumingSpokeRole, OrganizationStream, type DestinationAudience } from './constructs/organization-stream';
 import { Remediation } from './constructs/remediation';
 import { EVENT_SOURCE } from '../contracts/events';
+import { ENRICHMENT_ROLE_NAME, REMEDIATION_ROLE_NAME } from '../contracts/organization';
 
 export interface KarpenterDoctorStackProps extends StackProps {
   /** The validated configuration (see contracts/config.ts). */
@@ -33,6 +35,8 @@ export class KarpenterDoctorStack extends Stack {
   public readonly headroom?: HeadroomCheck;
   /** Undefined while every remediation action is off. */
   public readonly remediation?: Remediation;
+  /** The organisation's destination and stream; undefined without an `organization` section. */
+  public readonly organization?: OrganizationStream;
 
   constructor(scope: Construct, id: string, props: KarpenterDoctorStackProps) {
     super(scope, id, props);
@@ -123,6 +127,33 @@ export class KarpenterDoctorStack extends Stack {
       alertEmails: config.alertEmails,
       clusters: config.clusters,
     });
+
+    if (config.organization) {
+      const org = config.organization;
+      const audience: DestinationAudience = org.organizationId
+        ? { organizationId: org.organizationId }
+        : { accounts: org.accounts ?? [] };
+      this.organization = new OrganizationStream(this, 'Organization', {
+        analyzer: this.analyzer.function,
+        analyzerConcurrency: config.reservedConcurrency,
+        audience,
+        shards: org.shards,
+        retention: Duration.hours(org.retentionHours),
+        batchSize: org.batchSize,
+        parallelizationFactor: org.parallelizationFactor,
+        retryAttempts: org.retryAttempts,
+        maxRecordAge: Duration.hours(org.maxRecordAgeHours),
+      });
+      this.organization.alarmTo(this.operations.topic);
+      // The central functions read (and the remediator changes) other accounts through the spoke roles.
+      allowAssumingSpokeRole(this.analyzer.function, ENRICHMENT_ROLE_NAME, audience);
+      if (this.headroom) allowAssumingSpokeRole(this.headroom.function, ENRICHMENT_ROLE_NAME, audience);
+      if (this.remediation) allowAssumingSpokeRole(this.remediation.function, REMEDIATION_ROLE_NAME, audience);
+      new CfnOutput(this, 'DestinationArn', {
+        value: this.organization.destinationArn,
+        description: "The CloudWatch Logs destination the spoke accounts' subscriptions send to",
+      });
+    }
 
     new CfnOutput(this, 'FindingsTopicArn', {
       value: this.findings.topic.topicArn,
