@@ -390,8 +390,10 @@ export class Enricher {
     contexts: Map<string, FindingContext>,
     signal: AbortSignal,
   ): Promise<void> {
-    const codeOf = (t: EnrichTarget) => ec2QuotaFor(t.entities.quotas?.[0], t.entities.instanceTypes?.[0]).code;
-    const codes = [...new Set(targets.map(codeOf))];
+    // No instance type, no bucket: the quota is not guessed, so none is read.
+    const codeOf = (t: EnrichTarget) => ec2QuotaFor(t.entities.quotas?.[0], t.entities.instanceTypes?.[0])?.code;
+    targets = targets.filter((t) => codeOf(t) !== undefined);
+    const codes = [...new Set(targets.map((t) => codeOf(t)!))];
     const results = new Map(
       await Promise.all(
         codes.map(
@@ -413,7 +415,7 @@ export class Enricher {
     );
     for (const target of targets) {
       const context = contexts.get(target.findingId)!;
-      const result = results.get(codeOf(target))!;
+      const result = results.get(codeOf(target)!)!;
       if (result.ok) context.quotas = [result.value];
       else addError(context, result.error);
     }

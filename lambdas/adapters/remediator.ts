@@ -101,7 +101,7 @@ export class Remediator {
     if (action === 'request-quota-increase') {
       // Per quota of the account acted in and this region: no region string from outside.
       return {
-        key: `${action}#${this.account ? `${this.account}#` : ''}${this.quotaCodeOf(finding)}`,
+        key: `${action}#${this.account ? `${this.account}#` : ''}${this.quotaCodeOf(finding) ?? finding.findingId}`,
         windowMs: this.settings.requestQuotaIncrease.windowHours * 3_600_000,
       };
     }
@@ -211,13 +211,18 @@ export class Remediator {
   }
 
   /** The quota the incident's own entities point to (the instance family and error code in the log). */
-  private quotaCodeOf(finding: Finding): string {
-    return ec2QuotaFor(finding.entities.quotas?.[0], finding.entities.instanceTypes?.[0]).code;
+  private quotaCodeOf(finding: Finding): string | undefined {
+    return ec2QuotaFor(finding.entities.quotas?.[0], finding.entities.instanceTypes?.[0])?.code;
   }
 
   private async requestQuotaIncrease(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
     const action = 'request-quota-increase';
     const code = this.quotaCodeOf(finding);
+    if (code === undefined) {
+      const why =
+        'the finding names no instance type, so the EC2 quota bucket is unknown; no increase is filed for a guessed one';
+      return report(finding, action, mode, 'skipped', why);
+    }
     if (!RAISABLE_QUOTA_CODES.includes(code)) {
       return report(finding, action, mode, 'skipped', `quota ${code} is not one this rule may raise`);
     }

@@ -384,6 +384,16 @@ describe('Enricher: quotas', () => {
       { quotaCode: 'L-DB2E81BA', quotaName: 'Running On-Demand G and VT instances', value: 64 },
     ]);
   });
+
+  it('reads no quota when no instance type names the bucket: the Standard quota is not a default', async () => {
+    const contexts = await enricher().enrich(
+      [target('ec2-quota-exceeded', { quotas: ['VcpuLimitExceeded'], nodepools: ['gpu'] })],
+      5_000,
+    );
+
+    expect(serviceQuotas).not.toHaveReceivedCommand(GetServiceQuotaCommand);
+    expect(contexts.get('ec2-quota-exceeded')!.quotas).toBeUndefined();
+  });
 });
 
 describe('describeFailure', () => {

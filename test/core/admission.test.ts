@@ -47,9 +47,14 @@ describe('admitFinding', () => {
 
 describe('RAISABLE_QUOTA_CODES', () => {
   it('holds every quota the quota rule can point to', () => {
-    const codes = ['g5.xlarge', 'vt1.3xlarge', 'p4d.24xlarge', 'm5.large', undefined].flatMap((type) =>
-      ['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded'].map((code) => ec2QuotaFor(code, type).code),
+    const codes = ['g5.xlarge', 'vt1.3xlarge', 'p4d.24xlarge', 'm5.large'].flatMap((type) =>
+      ['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded'].map((code) => ec2QuotaFor(code, type)!.code),
     );
     expect([...new Set(codes)].sort()).toEqual([...RAISABLE_QUOTA_CODES].sort());
+  });
+
+  it('points to no quota when no instance type names the bucket (EC2 never does): none is guessed', () => {
+    expect(ec2QuotaFor('VcpuLimitExceeded', undefined)).toBeUndefined();
+    expect(ec2QuotaFor('MaxSpotInstanceCountExceeded', 'mac2.metal')).toBeUndefined();
   });
 });

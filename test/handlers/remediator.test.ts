@@ -490,6 +490,18 @@ describe('remediator: request-quota-increase', () => {
     expect(serviceQuotas).toHaveReceivedCommandTimes(RequestServiceQuotaIncreaseCommand, 1);
   });
 
+  it('files nothing when no instance type names the quota bucket (a GPU pool is not pointed at Standard)', async () => {
+    await remediate(
+      await findingEvent('ec2-quota-exceeded', { quotas: ['VcpuLimitExceeded'], nodepools: ['gpu'] }, {}, 'f1'),
+      CONTEXT,
+      deps({ requestQuotaIncrease: { mode: 'apply', maxValue: 512, windowHours: 24 } }),
+    );
+
+    expect(serviceQuotas).not.toHaveReceivedCommand(GetServiceQuotaCommand);
+    expect(serviceQuotas).not.toHaveReceivedCommand(RequestServiceQuotaIncreaseCommand);
+    expect(reportsPublished()[0]?.summary).toContain('EC2 quota bucket is unknown');
+  });
+
   it('does not ask again while a request is open', async () => {
     serviceQuotas
       .on(ListRequestedServiceQuotaChangeHistoryByQuotaCommand)

@@ -4,13 +4,27 @@
  * the bucket, so the bucket comes from the instance types the record, the launch request or the
  * NodePool requirements name, never from a default.
  *
- * Codes: the Service Quotas list for EC2 (On-Demand codes as in the brief of issue 18, which match
- * the EC2 "On-Demand Instance quotas" page; the Spot codes are recalled from the Service Quotas
- * console and not re-verified offline: `get-service-quota` in the advice prints the quota's name,
- * so a wrong code shows at once).
+ * Codes, checked against public sources (shared/reference/aws-facts.md lists none; the SDK's
+ * service-quotas model has no codes):
+ * - brennerm/aws-quota-checker aws_quota/check/ec2.py (code and name of each check): On-Demand
+ *   Standard, F, G, Inf, P, X; Spot Standard, F, G, Inf, P, X.
+ * - dstackai/dstack src/dstack/_internal/core/backends/aws/compute.py: On-Demand Standard, P, G.
+ * - aws-solutions/quota-monitor-for-aws (slack-notify.spec.ts fixture, code with its name): On-Demand DL.
+ * UNVERIFIED (no source reachable offline; UNVERIFIED_QUOTA_CODES, and the advice says so): On-Demand
+ * Trn, HPC and High Memory; Spot Trn and DL; and that HPC and High Memory have no Spot quota.
+ * `get-service-quota`, the advice's first step, prints the quota's name, so a wrong code shows at once.
  */
 
 export type QuotaBucket = 'standard' | 'g-vt' | 'p' | 'inf' | 'trn' | 'x' | 'f' | 'dl' | 'hpc' | 'high-memory';
+
+/** Codes no reachable source confirmed (see above): the advice asks the reader to check the name first. */
+export const UNVERIFIED_QUOTA_CODES: ReadonlySet<string> = new Set([
+  'L-2C3B7624',
+  'L-F7808C92',
+  'L-43DA4232',
+  'L-6B0D517C',
+  'L-85EED4F7',
+]);
 
 export interface Ec2Quota {
   bucket: QuotaBucket;

@@ -1,5 +1,5 @@
 import type { RemediationStep } from '../advice/types';
-import { planQuota } from '../advice/quota-family';
+import { planQuota, UNVERIFIED_QUOTA_CODES } from '../advice/quota-family';
 import { DOCS } from '../advice/docs-links';
 import { anyOf, defineRule } from './types';
 
@@ -49,7 +49,11 @@ export default defineRule({
         ? plan.quotas.flatMap((q): RemediationStep[] => [
             {
               title: `Do this now: read the ${q.name} quota`,
-              detail: `Quota ${q.code} (${kind}). The value is in vCPUs${plan.spot ? ' of open and running Spot requests' : ' of running instances'}.`,
+              detail:
+                `Quota ${q.code} (${kind}). The value is in vCPUs${plan.spot ? ' of open and running Spot requests' : ' of running instances'}.` +
+                (UNVERIFIED_QUOTA_CODES.has(q.code)
+                  ? ` This code is not verified against the Service Quotas list: check that the name printed is "${q.name}" before asking for an increase.`
+                  : ''),
               commands: [`aws service-quotas get-service-quota --service-code ec2 --quota-code ${q.code}${f.region}`],
             },
             {

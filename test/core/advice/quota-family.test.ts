@@ -1,4 +1,13 @@
-import { planQuota, quotaBucketOf, quotaForCode, vcpuLimitIn } from '../../../lambdas/core/advice/quota-family';
+import {
+  planQuota,
+  quotaBucketOf,
+  quotaForCode,
+  quotaOf,
+  UNVERIFIED_QUOTA_CODES,
+  vcpuLimitIn,
+} from '../../../lambdas/core/advice/quota-family';
+import { emptyContext } from '../../../lambdas/core/context';
+import { diagnose } from '../../../lambdas/core/rules';
 
 describe('quotaBucketOf', () => {
   it.each([
@@ -80,5 +89,57 @@ describe('vcpuLimitIn and quotaForCode', () => {
     expect(quotaForCode('VcpuLimitExceeded', 'inf2.xlarge')?.code).toBe('L-1945791B');
     expect(quotaForCode('MaxSpotInstanceCountExceeded', 'm5.large')?.code).toBe('L-34B43A08');
     expect(quotaForCode('VcpuLimitExceeded', undefined)).toBeUndefined();
+  });
+});
+
+describe('quota codes and their sources', () => {
+  // brennerm/aws-quota-checker aws_quota/check/ec2.py; dstackai/dstack aws/compute.py;
+  // aws-solutions/quota-monitor-for-aws (On-Demand DL). Each code below is printed there with its quota.
+  it.each([
+    ['m5.large', false, 'L-1216C47A'],
+    ['f1.2xlarge', false, 'L-74FC7D96'],
+    ['g5.xlarge', false, 'L-DB2E81BA'],
+    ['inf2.xlarge', false, 'L-1945791B'],
+    ['p4d.24xlarge', false, 'L-417A185B'],
+    ['x2iedn.xlarge', false, 'L-7295265B'],
+    ['dl1.24xlarge', false, 'L-6E869C2A'],
+    ['m5.large', true, 'L-34B43A08'],
+    ['f1.2xlarge', true, 'L-88CF9481'],
+    ['g5.xlarge', true, 'L-3819A6DF'],
+    ['inf2.xlarge', true, 'L-B5D1601B'],
+    ['p4d.24xlarge', true, 'L-7212CCBC'],
+    ['x2iedn.xlarge', true, 'L-E3A00192'],
+  ])('%s (spot %s) → %s, a verified code', (type, spot, code) => {
+    const quota = quotaOf(quotaBucketOf(type)!, spot)!;
+    expect(quota.code).toBe(code);
+    expect(UNVERIFIED_QUOTA_CODES.has(code)).toBe(false);
+  });
+
+  it('marks the codes no source confirmed, and the advice asks to check the name before filing', () => {
+    const unverified = [
+      quotaOf('trn', false),
+      quotaOf('hpc', false),
+      quotaOf('high-memory', false),
+      quotaOf('trn', true),
+      quotaOf('dl', true),
+    ].map((q) => q!.code);
+    expect([...UNVERIFIED_QUOTA_CODES].sort()).toEqual([...unverified].sort());
+    const advice = diagnose({
+      rule: 'ec2-quota-exceeded',
+      cluster: 'prod',
+      region: 'us-west-2',
+      entities: { quotas: ['MaxSpotInstanceCountExceeded'], instanceTypes: ['trn1.32xlarge'], capacityTypes: ['spot'] },
+      occurrences: 1,
+      context: emptyContext(),
+    });
+    expect(advice.remediation[0]!.detail).toMatch(/not verified .* "All Trn Spot Instance Requests"/);
+    const verified = diagnose({
+      rule: 'ec2-quota-exceeded',
+      cluster: 'prod',
+      entities: { quotas: ['VcpuLimitExceeded'], instanceTypes: ['g5.xlarge'] },
+      occurrences: 1,
+      context: emptyContext(),
+    });
+    expect(verified.remediation[0]!.detail).not.toMatch(/not verified/);
   });
 });
