@@ -133,7 +133,8 @@ export function delivery(
 ): { awslogs: { data: string } } {
   const filter = subscriptionFilters(deployment).find((f) => f.logGroupName === logGroupName);
   if (!filter) throw new Error(`The stack has no subscription filter on ${logGroupName}`);
-  return awslogsEvent(lines, { ...options, logGroup: logGroupName, filters: [filter.filterName] });
+  // A subscription filter to a function delivers from the function's own account, always.
+  return awslogsEvent(lines, { owner: ACCOUNT, ...options, logGroup: logGroupName, filters: [filter.filterName] });
 }
 
 /**
