@@ -1,4 +1,14 @@
-import { Aws, CfnCondition, CfnParameter, CfnResource, Duration, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import {
+  Aws,
+  CfnCondition,
+  CfnParameter,
+  CfnResource,
+  DefaultStackSynthesizer,
+  Duration,
+  Fn,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
 import { AccountPrincipal, ManagedPolicy, Role, type IRole, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
@@ -92,7 +102,11 @@ export class KarpenterDoctorSpokeStack extends Stack {
   public readonly subscriptions: Record<string, LogSubscriptions> = {};
 
   constructor(scope: Construct, id: string, props: KarpenterDoctorSpokeStackProps) {
-    super(scope, id, props);
+    // A StackSet deploys the template into accounts CDK never bootstrapped: no bootstrap version rule.
+    super(scope, id, {
+      ...props,
+      synthesizer: props.synthesizer ?? new DefaultStackSynthesizer({ generateBootstrapVersionRule: false }),
+    });
     this.centralAccount =
       props.centralAccount ??
       new CfnParameter(this, 'CentralAccount', {

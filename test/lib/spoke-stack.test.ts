@@ -146,6 +146,13 @@ describe('KarpenterDoctorSpokeStack for 20 accounts', () => {
     template.hasParameter('CentralAccount', { Type: 'String', AllowedPattern: '^\\d{12}$' });
   });
 
+  it('deploys into accounts CDK never bootstrapped: no bootstrap version rule or parameter, no asset', () => {
+    const json = template.toJSON() as { Rules?: object; Parameters: object };
+    expect(json.Rules).toBeUndefined();
+    expect(Object.keys(json.Parameters).sort()).toEqual(['CentralAccount', 'DefaultFilterPattern']);
+    template.resourceCountIs('AWS::Lambda::Function', 0);
+  });
+
   it('gives the enrichment role exactly the read access of the one-account analyzer, and nothing that changes anything', () => {
     const single = Template.fromStack(
       new KarpenterDoctorStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Single', {
