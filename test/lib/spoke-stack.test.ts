@@ -294,3 +294,53 @@ describe('KarpenterDoctorSpokeStack options', () => {
     expect(() => new KarpenterDoctorSpokeStack(new App(), 'Spoke', { accounts, remediation: OFF })).toThrow(message);
   });
 });
+
+describe('a central stack and the spoke stack for 20 accounts', () => {
+  const CENTRAL_ACCOUNT = '999988887777';
+  let central: Template;
+  let spoke: Template;
+  let files: string[];
+  beforeAll(() => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const centralStack = new KarpenterDoctorStack(app, 'KarpenterDoctor', {
+      config: parseConfig(
+        {
+          clusters: [{ name: 'central', logGroups: ['/eks/central/karpenter'] }],
+          organization: { accounts: ACCOUNTS.map((a) => a.account) },
+        },
+        'test',
+      ),
+    });
+    const spokeStack = new KarpenterDoctorSpokeStack(app, 'KarpenterDoctorSpoke', {
+      accounts: ACCOUNTS,
+      remediation: APPLY,
+      centralAccount: CENTRAL_ACCOUNT,
+    });
+    for (const stack of [centralStack, spokeStack]) Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
+    central = Template.fromStack(centralStack);
+    spoke = Template.fromStack(spokeStack);
+    const assembly = app.synth();
+    files = [centralStack, spokeStack].map((s) => assembly.getStackByName(s.stackName).templateFullPath);
+  });
+
+  it('synthesizes both under 500 resources and 1 MB', () => {
+    for (const template of [central, spoke]) {
+      expect(Object.keys(template.toJSON().Resources as object).length).toBeLessThan(500);
+    }
+    for (const file of files) expect(statSync(file).size).toBeLessThan(1_000_000);
+  });
+
+  it('subscribes the spokes to the destination the central stack creates, which admits each of them', () => {
+    central.hasResourceProperties('AWS::Logs::Destination', { DestinationName: 'karpenter-doctor' });
+    const policy = JSON.stringify(central.findResources('AWS::Logs::Destination'));
+    for (const { account } of ACCOUNTS) expect(policy).toContain(account);
+    spoke.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      DestinationArn: {
+        'Fn::Sub': [
+          'arn:${AWS::Partition}:logs:${AWS::Region}:${Central}:destination:karpenter-doctor',
+          { Central: CENTRAL_ACCOUNT },
+        ],
+      },
+    });
+  });
+});
