@@ -47,6 +47,8 @@ interface Held {
   time?: number;
   /** When it arrived, in records' time (epoch ms) as far as the stream has told: for the window. */
   arrived?: number;
+  /** Resolved or released: no longer held, waiting only to leave the queue. */
+  done?: boolean;
 }
 
 /** How a resolution tracker releases what it holds. */
@@ -56,6 +58,12 @@ export interface ResolutionOptions {
    * followed stream still prints it; without it, failures are held to the end of the delivery.
    */
   windowMs?: number;
+  /**
+   * At most this many failures are held; past it the oldest is released and counted. A Lambda
+   * delivery never comes near it; a gigabyte log file read by the CLI would otherwise hold every
+   * scheduling failure of the file until its end.
+   */
+  maxHeld?: number;
 }
 
 /**
@@ -64,23 +72,44 @@ export interface ResolutionOptions {
  */
 export const FOLLOW_RESOLUTION_WINDOW_MS = 60_000;
 
+/** Failures held at most by default: a few MiB of signals, far above one delivery's. */
+export const DEFAULT_MAX_HELD = 10_000;
+
 /** Placements remembered per delivery, beyond which the oldest are forgotten. */
 const MAX_PLACEMENTS = 10_000;
+/** Placements remembered per pod name: the latest few are the ones that can still resolve. */
+const MAX_PLACEMENTS_PER_POD = 8;
 
 /**
  * Holds the scheduling failures of one delivery and drops those that a placement of every pod they
  * name resolves. A placement resolves a failure logged no later than it (by the records' times when
- * both have one; else by arrival).
+ * both have one; else by arrival). Memory is bounded: placements by MAX_PLACEMENTS, held failures
+ * by `maxHeld`; a placement finds what it resolves through an index by pod name, so a long input
+ * costs time in proportion to its length, not to the square of it.
  */
 export class ResolutionTracker {
-  private held: Held[] = [];
+  /** Held failures in arrival order (entries marked done are skipped and compacted away). */
+  private queue: Held[] = [];
+  /** Index of the oldest entry of `queue` that may still be held. */
+  private head = 0;
+  private heldCount = 0;
+  /** Held failures by the name of each pod they still wait for. */
+  private readonly byPod = new Map<string, Set<Held>>();
   /** Placements seen so far: pod name → namespace ('' unknown) and time. */
   private readonly placements = new Map<string, Array<{ namespace: string; time?: number }>>();
   private newest: number | undefined;
+  private readonly maxHeld: number;
   /** Failures dropped because every pod they named was placed. */
   resolved = 0;
 
-  constructor(private readonly options: ResolutionOptions = {}) {}
+  constructor(private readonly options: ResolutionOptions = {}) {
+    this.maxHeld = Math.max(1, options.maxHeld ?? DEFAULT_MAX_HELD);
+  }
+
+  /** Failures held now. */
+  get held(): number {
+    return this.heldCount;
+  }
 
   /**
    * Takes the signals of one record; returns those to count now. A resolvable failure naming pods
@@ -99,26 +128,68 @@ export class ResolutionTracker {
       }
       const open = new Set(pods.filter((pod) => !this.placedSince(pod, time)));
       if (open.size === 0) this.resolved++;
-      else this.held.push({ signal, pods: open, time, arrived: this.newest });
+      else this.hold({ signal, pods: open, time, arrived: this.newest });
     }
-    return [...this.expired(), ...now];
+    return [...this.released(), ...now];
   }
 
   /** Every failure still held, released: the end of the delivery. */
   drain(): Signal[] {
-    const all = this.held.map((held) => held.signal);
-    this.held = [];
+    const all = this.queue
+      .slice(this.head)
+      .filter((held) => !held.done)
+      .map((held) => held.signal);
+    this.queue = [];
+    this.head = 0;
+    this.heldCount = 0;
+    this.byPod.clear();
     return all;
   }
 
-  /** The held failures older than the window, released (none without a window). */
-  private expired(): Signal[] {
+  private hold(held: Held): void {
+    this.queue.push(held);
+    this.heldCount++;
+    for (const pod of held.pods) {
+      const name = splitPod(pod).name;
+      let waiting = this.byPod.get(name);
+      if (!waiting) this.byPod.set(name, (waiting = new Set()));
+      waiting.add(held);
+    }
+  }
+
+  /** Marks a held failure as no longer held and removes it from the index. */
+  private release(held: Held): void {
+    held.done = true;
+    this.heldCount--;
+    for (const pod of held.pods) {
+      const name = splitPod(pod).name;
+      const waiting = this.byPod.get(name);
+      waiting?.delete(held);
+      if (waiting?.size === 0) this.byPod.delete(name);
+    }
+  }
+
+  /** The held failures older than the window, or past the cap, released oldest first. */
+  private released(): Signal[] {
     const window = this.options.windowMs;
-    if (window === undefined || this.newest === undefined) return [];
-    const cutoff = this.newest - window;
+    const cutoff = window !== undefined && this.newest !== undefined ? this.newest - window : undefined;
     const released: Signal[] = [];
-    while (this.held.length > 0 && (this.held[0]!.arrived ?? this.newest) < cutoff) {
-      released.push(this.held.shift()!.signal);
+    for (; this.head < this.queue.length; this.head++) {
+      const held = this.queue[this.head]!;
+      if (held.done) continue;
+      const late = cutoff !== undefined && (held.arrived ?? this.newest!) < cutoff;
+      if (!late && this.heldCount <= this.maxHeld) break;
+      this.release(held);
+      released.push(held.signal);
+    }
+    // Compacted now and then, so the queue costs amortised constant time per failure.
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    if (this.queue.length - this.head > 2 * this.heldCount + 1024) {
+      this.queue = this.queue.slice(this.head).filter((held) => !held.done);
+      this.head = 0;
     }
     return released;
   }
@@ -131,13 +202,24 @@ export class ResolutionTracker {
       this.placements.set(name, (list = []));
     }
     list.push({ namespace, time });
-    this.held = this.held.filter((held) => {
-      if (held.time !== undefined && time !== undefined && time < held.time) return true;
-      for (const open of held.pods) if (samePod(open, namespace, name)) held.pods.delete(open);
-      if (held.pods.size > 0) return true;
+    if (list.length > MAX_PLACEMENTS_PER_POD) list.shift();
+    const waiting = this.byPod.get(name);
+    for (const held of [...(waiting ?? [])]) {
+      if (held.time !== undefined && time !== undefined && time < held.time) continue;
+      let placedHere = false;
+      for (const open of held.pods) {
+        if (samePod(open, namespace, name)) {
+          held.pods.delete(open);
+          placedHere = true;
+        }
+      }
+      if (!placedHere) continue;
+      if (![...held.pods].some((open) => splitPod(open).name === name)) waiting!.delete(held);
+      if (held.pods.size > 0) continue;
+      this.release(held);
       this.resolved++;
-      return false;
-    });
+    }
+    if (waiting?.size === 0) this.byPod.delete(name);
   }
 
   /** True when a placement of the pod already seen is no earlier than a failure at `time`. */

@@ -123,3 +123,44 @@ describe('scheduling failures resolved in the same delivery', () => {
     expect(analysis.stats.resolvedSignals).toBe(1);
   });
 });
+
+describe('bounded holding', () => {
+  const at = (second: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, second % 60, second)).toISOString();
+
+  it('holds at most maxHeld failures: past it the oldest is released and counted, the rest still resolve', () => {
+    const analyzer = new StreamingAnalyzer('prod', undefined, undefined, undefined, { maxHeld: 100 });
+    const stream = analyzer.stream();
+    const pod = (i: number) => `web-${i}`;
+    for (let i = 0; i < 1000; i++) stream.push({ message: failed(pod(i), at(0)), origin: { file: 'events' } });
+    for (let i = 0; i < 1000; i++) stream.push({ message: nominated(pod(i), at(1)), origin: { file: 'events' } });
+    const analysis = analyzer.finish();
+    // The 900 released before their nomination arrived were counted; the last 100 were resolved.
+    expect(analysis.stats.resolvedSignals).toBe(100);
+    expect(analysis.incidents.map((i) => [i.rule, i.occurrences])).toEqual([
+      ['scheduling-insufficient-resources', 900],
+    ]);
+  });
+
+  it('by default a long input of unresolved failures is not held to its end', () => {
+    const opened: string[] = [];
+    const analyzer = new StreamingAnalyzer('prod', (_change, signal) => opened.push(signal.rule));
+    const stream = analyzer.stream();
+    // Far more failures than one delivery holds, none ever placed: they are released as they come.
+    for (let i = 0; i < 10_050; i++) stream.push({ message: failed(`batch-${i}`, at(0)), origin: { file: 'events' } });
+    stream.flush();
+    expect([...new Set(opened)]).toEqual(['scheduling-insufficient-resources']);
+    expect(analyzer.snapshot().incidents[0]!.occurrences).toBe(50);
+    expect(analyzer.finish().incidents[0]!.occurrences).toBe(10_050);
+  });
+
+  it('a placement resolves only the failures still waiting for that pod, among many held', () => {
+    const analysis = analyse(
+      [
+        ...Array.from({ length: 500 }, (_, i) => failed(`db-${i}`, '2026-11-30T10:00:00Z')),
+        ...Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? nominated(`db-${i}`, '2026-11-30T10:00:01Z') : '')),
+      ].filter(Boolean),
+    );
+    expect(analysis.stats.resolvedSignals).toBe(250);
+    expect(analysis.incidents[0]!.occurrences).toBe(250);
+  });
+});
