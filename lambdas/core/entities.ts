@@ -72,7 +72,14 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
   ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1, ['incompatible requirements, key ']],
   ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient ']],
   ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1, ['volume "']],
-  ['pdbs', /\bpdb "?([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1, ['pdb']],
+  // `pdb "ns/name" prevents …` (v0.3x); v1 says `pdb prevents pod evictions (PodDisruptionBudget=[ns/name])`.
+  ['pdbs', /\bpdb "?(?!prevents\b)([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1, ['pdb']],
+  [
+    'pdbs',
+    /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g,
+    1,
+    ['poddisruptionbudget'],
+  ],
   [
     'quotas',
     /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
