@@ -224,8 +224,9 @@ export function eventIdentityOf(record: LogRecord): string | undefined {
   if (!event) return undefined;
   if (event.uid) return `uid\u0000${event.uid}`;
   if (event.name) return `name\u0000${event.name}`;
-  const object = event.object;
-  if (event.count === undefined || !object) return undefined;
+  // A describe row cut from its header names no object: its message and count still identify it.
+  const object = event.object ?? { name: '' };
+  if (event.count === undefined) return undefined;
   // The event recorder's own key: one object, type, reason and message make one Event whose count rises.
   return `object\u0000${object.kind ?? ''}\u0000${object.namespace ?? ''}\u0000${object.name}\u0000${event.type ?? ''}\u0000${record.text}`;
 }

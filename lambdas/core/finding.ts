@@ -70,7 +70,8 @@ export function buildFinding(incident: Incident, options: FindingOptions = {}): 
       if (!step) continue;
       // An automatic action belongs to the finding's own rule, never to a cause merged into it.
       const { action: _action, ...manual } = step;
-      advice.remediation.push({ ...manual, title: `Also (${CATALOG[cause].title.toLowerCase()}): ${step.title}` });
+      const title = step.title.replace(/^(?:Do this now|Durable fix): /, '');
+      advice.remediation.push({ ...manual, title: `Also (${CATALOG[cause].title.toLowerCase()}): ${title}` });
     }
   }
   return {

@@ -1,6 +1,8 @@
 import { RULE_IDS, type RuleId } from '../../lambdas/core/rules';
 import type { RemediationStep } from '../../lambdas/core/advice/types';
+import { analyzeMessages } from '../../lambdas/core/analyze';
 import { adviceSamples, ADVICE_CASES, type AdviceSample } from '../support/advice-cases';
+import { loadSamples } from '../helpers';
 
 /**
  * Properties every rule's advice must have (issue 18), checked on realistic findings with and
@@ -241,6 +243,74 @@ const PROPERTIES: Property[] = [
     },
   },
   {
+    name: 'zones named when known',
+    check(sample) {
+      if (sample.rule !== 'incompatible-requirements' && sample.rule !== 'volume-zone-conflict') return undefined;
+      const text = sample.evidence.map((e) => e.message).join('\n');
+      const conflict =
+        /key topology\.kubernetes\.io\/zone, topology\.kubernetes\.io\/zone In \[([^\]]+)\] not in topology\.kubernetes\.io\/zone In \[([^\]]+)\]/.exec(
+          text,
+        );
+      if (conflict) {
+        const wanted = conflict[1]!.split(' ').join(', ');
+        const offered = conflict[2]!.split(' ').join(', ');
+        if (!sample.advice.diagnosis.includes(`the pod wants ${wanted}`))
+          return `the wanted zone ${wanted} is not stated`;
+        if (!sample.advice.diagnosis.includes(`offers ${offered}`))
+          return `the offered zones ${offered} are not stated`;
+        return undefined;
+      }
+      if (sample.rule === 'volume-zone-conflict') {
+        const missing = (sample.entities.zones ?? []).filter((zone) => !sample.advice.diagnosis.includes(zone));
+        if (missing.length) return `zones ${missing.join(', ')} known but not named`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'taint owner stated',
+    check(sample) {
+      if (sample.rule !== 'scheduling-untolerated-taint') return undefined;
+      const unowned = (sample.entities.taints ?? []).filter(
+        (taint) =>
+          !new RegExp(
+            `${taint.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((set by|on existing nodes|a startup taint)`,
+          ).test(sample.advice.diagnosis),
+      );
+      if (unowned.length) return `no owner stated for ${unowned.join(', ')}`;
+      const text = sample.evidence.map((e) => e.message).join('\n');
+      for (const match of text.matchAll(/nodepool "([a-z0-9.-]+)", did not tolerate ([^\s;,]+)/g)) {
+        if (!sample.advice.diagnosis.includes(`set by NodePool ${match[1]}`))
+          return `NodePool ${match[1]} sets ${match[2]}, unsaid`;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'blocking pod and PDB named',
+    check(sample) {
+      if (sample.rule !== 'consolidation-blocked') return undefined;
+      const text = sample.evidence.map((e) => e.message).join('\n');
+      const named = [
+        ...[...text.matchAll(/PodDisruptionBudget=\[([^\]\s]+)\]/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/\bPod=([a-z0-9-]+\/[a-z0-9.-]+[a-z0-9])/g)].map((m) => m[1]!),
+        ...(sample.entities.pdbs ?? []).filter((pdb) => pdb.includes('/')),
+      ];
+      const missing = named.filter((name) => !sample.advice.diagnosis.includes(name));
+      if (missing.length) return `${missing.join(', ')} block disruption, unnamed`;
+      const first = sample.advice.remediation[0];
+      if (
+        named.length &&
+        !(
+          first?.title.startsWith('Do this now') &&
+          first.commands.some((c) => named.some((n) => c.includes(n.split('/')[1]!)))
+        )
+      )
+        return 'the first step is not one to take now on the blocker';
+      return undefined;
+    },
+  },
+  {
     name: 'departures from the seed say why',
     check(sample) {
       if (
@@ -261,6 +331,19 @@ const PROPERTIES: Property[] = [
 ];
 
 const samples = adviceSamples();
+
+describe('counts kept', () => {
+  it.each(
+    loadSamples()
+      .samples.map((sample) => [sample.id, sample.raw, /\(x(\d+) over /.exec(sample.raw)?.[1]] as const)
+      .filter((entry): entry is readonly [string, string, string] => entry[2] !== undefined),
+  )('sample %s: an event that says (xN over …) is at least N occurrences', (_id, raw, count) => {
+    const lines = raw.split('\n').map((message, i) => ({ message, origin: { line: i + 1 } }));
+    const incidents = analyzeMessages(lines, 'prod').incidents;
+    expect(incidents.length).toBeGreaterThan(0);
+    for (const incident of incidents) expect(incident.occurrences).toBeGreaterThanOrEqual(Number(count));
+  });
+});
 
 describe('advice properties', () => {
   it('has a realistic case for every rule', () => {

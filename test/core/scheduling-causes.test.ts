@@ -85,7 +85,7 @@ describe('a scheduling event with two reasons', () => {
     const finding = buildFinding(incidents[0]!);
     expect(finding.rule).toBe('scheduling-insufficient-resources');
     expect(finding.causes).toEqual(['scheduling-untolerated-taint']);
-    expect(finding.diagnosis).toMatch(/more cpu/);
+    expect(finding.diagnosis).toMatch(/lack cpu/);
     expect(finding.diagnosis).toMatch(/taint dedicated=batch the pods do not tolerate/);
     const also = finding.remediation.filter((step) => step.title.startsWith('Also ('));
     expect(also).toHaveLength(1);

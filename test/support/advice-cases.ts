@@ -20,6 +20,8 @@ export interface AdviceCase {
   entities: Entities;
   /** Live AWS facts; omitted for the "enrichment failed" variant. */
   context?: Omit<FindingContext, 'enrichmentErrors'>;
+  /** Evidence lines, for causes only the message states (zones, the NodePool of a taint, the blocking PDB). */
+  evidence?: string[];
 }
 
 const SUBNETS = {
@@ -138,6 +140,17 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
       entities: {
         pods: [deployPod],
         workloads: ['shop/deployment/checkout'],
+        taints: ['nvidia.com/gpu=true:NoSchedule'],
+        nodepools: ['gpu'],
+      },
+      evidence: [
+        'could not schedule pod: incompatible with nodepool "gpu", did not tolerate nvidia.com/gpu=true:NoSchedule',
+      ],
+    },
+    {
+      entities: {
+        pods: [deployPod],
+        workloads: ['shop/deployment/checkout'],
         taints: ['dedicated=gpu:NoSchedule', 'node.kubernetes.io/not-ready'],
         nodes: ['ip-10-0-1-7.us-west-2.compute.internal'],
       },
@@ -155,12 +168,38 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
       entities: {
         pods: [deployPod],
         workloads: ['shop/deployment/checkout'],
+        labels: ['topology.kubernetes.io/zone'],
+        nodepools: ['default'],
+        zones: ['us-east-1a', 'us-east-1b', 'us-east-1c'],
+      },
+      // sigs.k8s.io/karpenter@v1.14.1 pkg/scheduling/requirements.go: key K, <pod's> not in <NodePool's>
+      evidence: [
+        'could not schedule pod: incompatible with nodepool "default", incompatible requirements, key topology.kubernetes.io/zone, topology.kubernetes.io/zone In [us-east-1a] not in topology.kubernetes.io/zone In [us-east-1b us-east-1c]',
+      ],
+    },
+    {
+      entities: {
+        pods: [deployPod],
+        workloads: ['shop/deployment/checkout'],
         labels: ['eks.amazonaws.com/nodegroup'],
         nodepools: ['default'],
       },
     },
   ],
   'consolidation-blocked': [
+    {
+      entities: {
+        nodes: ['ip-10-0-1-7.us-west-2.compute.internal'],
+        nodepools: ['default'],
+        pdbs: ['shop/checkout-pdb'],
+      },
+      // v1.14.1 state/statenode.go, through operatorpkg serrors and pretty.Sentence
+      evidence: ['Normal DisruptionBlocked: Pdb prevents pod evictions (PodDisruptionBudget=[shop/checkout-pdb]).'],
+    },
+    {
+      entities: { nodes: ['ip-10-0-1-7.us-west-2.compute.internal'], nodepools: ['default'], pods: [deployPod] },
+      evidence: [`Normal DisruptionBlocked: Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=${deployPod}).`],
+    },
     {
       entities: {
         nodes: ['ip-10-0-1-7.us-west-2.compute.internal'],
@@ -297,12 +336,19 @@ const input = (rule: RuleId, entities: Entities, context: FindingContext) => ({
 export function adviceSamples(): AdviceSample[] {
   const out: AdviceSample[] = [];
   for (const rule of RULE_IDS) {
-    const variant = (label: string, entities: Entities, context: FindingContext) =>
-      out.push({ rule, label, entities, context, evidence: [], advice: diagnose(input(rule, entities, context)) });
+    const variant = (label: string, entities: Entities, context: FindingContext, lines: string[] = []) =>
+      out.push({
+        rule,
+        label,
+        entities,
+        context,
+        evidence: lines.map((message) => ({ message })),
+        advice: diagnose({ ...input(rule, entities, context), evidence: lines }),
+      });
     variant(`${rule}/empty`, {}, emptyContext());
     (ADVICE_CASES[rule] ?? []).forEach((c, i) => {
-      variant(`${rule}#${i}/no-context`, c.entities, emptyContext());
-      if (c.context) variant(`${rule}#${i}/live`, c.entities, { ...c.context, enrichmentErrors: [] });
+      variant(`${rule}#${i}/no-context`, c.entities, emptyContext(), c.evidence);
+      if (c.context) variant(`${rule}#${i}/live`, c.entities, { ...c.context, enrichmentErrors: [] }, c.evidence);
     });
   }
   for (const sample of loadSamples().samples) {

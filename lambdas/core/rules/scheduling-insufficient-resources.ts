@@ -1,6 +1,7 @@
 import { setResourcesStep } from '../advice/workload-steps';
 import { readPodSpec } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
+import { requestedResources } from '../scheduling-evidence';
 import { anyOf, defineRule } from './types';
 
 export default defineRule({
@@ -28,23 +29,31 @@ export default defineRule({
   },
   diagnose: (f) => {
     const resources = f.list('resources');
+    const requested = requestedResources(f.evidence);
+    const amounts = requested
+      ? Object.entries(requested)
+          .map(([name, amount]) => `${name} ${amount}`)
+          .join(', ')
+      : '';
+    const tooManyPods = f.all('resources').includes('pods');
     return {
       diagnosis:
-        `Pods${f.where('workloads', 'of')} request more${resources ? ` ${resources}` : ' resources'} than any node or ` +
-        `instance type allowed by the NodePools can offer. Karpenter normally launches a node for them; if this persists, ` +
-        `no allowed instance type fits the request.`,
+        `Pods${f.where('workloads', 'of')} lack ${resources || 'resources'}: no node has that much free` +
+        `${amounts ? `, and no instance type the NodePools allow holds what they ask for (${amounts})` : ''}. ` +
+        (tooManyPods ? '"Too many pods" means the nodes reached their max-pods. ' : '') +
+        'Karpenter normally launches a node for them; if this persists, no allowed instance type fits the request.',
       remediation: [
         {
-          title: 'Compare the requests with what nodes offer',
+          title: 'Do this now: compare the requests with what the NodePools allow',
           detail: 'Requests that exceed the largest allowed instance type can never be placed.',
           commands: [
             readPodSpec(f, ['containers[*].resources']),
-            'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements}{"\\n"}{end}\'',
+            'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements}{" limits="}{.spec.limits}{"\\n"}{end}\'',
           ],
         },
         setResourcesStep(
           f,
-          'Right-size the requests or allow larger instance types',
+          'Durable fix: right-size the requests or allow larger instance types',
           'Set requests to real usage, or widen the NodePool requirements (karpenter.k8s.aws/instance-size, instance-family) so a large enough type is allowed. "Too many pods" means the max-pods of the instance type is reached.',
           '--requests=cpu=<cpu>,memory=<memory>',
         ),

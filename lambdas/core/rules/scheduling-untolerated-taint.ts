@@ -3,7 +3,54 @@ import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { isSystemTaint, taintKey, taintRemoval, tolerationYaml } from '../advice/taints';
 import { type RemediationStep } from '../advice/types';
+import { taintsByNodepool } from '../scheduling-evidence';
 import { anyOf, defineRule } from './types';
+
+const TAINTS_BY_NODEPOOL =
+  'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{" taints="}{.spec.template.spec.taints}{" startupTaints="}{.spec.template.spec.startupTaints}{"\\n"}{end}\'';
+
+/** Who puts a taint on nodes, from its key (Kubernetes, Karpenter, EKS) or Karpenter's message naming the NodePool. */
+export function taintOwner(taint: string, pools: ReadonlyMap<string, string[]>): string {
+  const named = poolsOf(taint, pools);
+  if (named.length) return `set by NodePool ${named.join(', ')} in spec.template.spec.taints`;
+  const key = taintKey(taint);
+  const known = SYSTEM_TAINT_OWNERS.find(([prefix]) => key === prefix || key.startsWith(prefix));
+  if (known) return known[1];
+  return 'on existing nodes: from a NodePool template (taints or startupTaints), a managed node group, or kubectl taint';
+}
+
+/** The NodePools Karpenter said set a taint; the scheduler prints `key=value`, Karpenter `key=value:Effect`. */
+function poolsOf(taint: string, pools: ReadonlyMap<string, string[]>): string[] {
+  const direct = pools.get(taint);
+  if (direct) return direct;
+  for (const [stated, names] of pools) if (stated.startsWith(`${taint}:`) || taintKey(stated) === taint) return names;
+  return [];
+}
+
+/** Taints the platform sets, by key (Kubernetes well-known taints, Karpenter v1 and EKS). */
+const SYSTEM_TAINT_OWNERS: ReadonlyArray<readonly [string, string]> = [
+  [
+    'node.kubernetes.io/not-ready',
+    "set by the node lifecycle controller while the node's Ready condition is not True: normal for a minute on a new node",
+  ],
+  ['node.kubernetes.io/unreachable', 'set by the node lifecycle controller when the kubelet stops reporting'],
+  ['node.kubernetes.io/unschedulable', 'set by a cordon (kubectl cordon or drain)'],
+  ['node.kubernetes.io/network-unavailable', "set until the node's network (the VPC CNI) is configured"],
+  ['node.kubernetes.io/', "set by the node lifecycle controller from the kubelet's pressure conditions"],
+  [
+    'node.cloudprovider.kubernetes.io/uninitialized',
+    'set by the kubelet until the cloud controller manager initialises the node',
+  ],
+  ['karpenter.sh/unregistered', 'set by Karpenter until the node registers'],
+  ['karpenter.sh/disrupted', 'set by Karpenter while it drains the node to disrupt it'],
+  ['karpenter.sh/disruption', 'set by Karpenter (before v1) while it drains the node'],
+  ['karpenter.sh/', 'set by Karpenter'],
+  [
+    'ebs.csi.aws.com/agent-not-ready',
+    'a startup taint (NodePool startupTaints) that the EBS CSI node pod removes once it runs',
+  ],
+  ['eks.amazonaws.com/compute-type', 'set by EKS on Fargate nodes'],
+];
 
 export default defineRule({
   info: {
@@ -25,34 +72,44 @@ export default defineRule({
     const custom = taints.filter((taint) => !isSystemTaint(taint));
     const system = taints.filter(isSystemTaint);
     const node = f.first('nodes', '<node-name>');
+    const pools = taintsByNodepool(f.evidence);
+    const owners = taints.map((taint) => `${taint} (${taintOwner(taint, pools)})`);
+    const lead = custom[0] ?? taints[0];
+    const leadPools = lead ? poolsOf(lead, pools) : [];
     const steps: RemediationStep[] = [
       changeTemplateStep(
         f,
-        'Add a matching toleration to the workload',
-        `Add to the pod template:\n${tolerationYaml(custom[0] ?? taints[0])}`,
+        custom.length || !system.length
+          ? 'Do this now: add a matching toleration to the workload'
+          : 'Do this now: tolerate the taint only if the pods must run on such nodes',
+        `Add to the pod template:\n${tolerationYaml(lead)}`,
       ),
     ];
     if (custom.length > 0) {
+      const taint = custom[0]!;
       steps.push({
-        title: 'Or remove the custom taint from the nodes if it is not needed',
-        detail: 'Find the nodes that carry the taint, then remove it.',
+        title: 'Durable fix: or remove the taint where it is set, if the pods belong on those nodes',
+        detail: leadPools.length
+          ? `NodePool ${leadPools.join(', ')} sets it in spec.template.spec.taints: remove it there. Side effect: a template change is drift, so Karpenter replaces every node of the pool (within its disruption budgets). Nodes tainted by hand lose it with kubectl taint.`
+          : 'Find who sets it: a NodePool (spec.template.spec.taints, or startupTaints that a DaemonSet should remove), a managed node group, or kubectl taint by hand. Remove it there; a NodePool template change is drift and replaces every node of the pool (within its disruption budgets).',
         commands: [
-          `kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints --no-headers | grep ${shellArg(taintKey(custom[0]!))}`,
-          ...custom.map((taint) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(taint))}`),
+          TAINTS_BY_NODEPOOL,
+          `kubectl get nodes -o custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints --no-headers | grep ${shellArg(taintKey(taint))}`,
+          ...custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`),
         ],
       });
     }
     if (system.length > 0) {
       steps.push({
         title: 'System taints are set by Kubernetes, Karpenter or EKS',
-        detail: `${system.join(', ')}: set while a node starts, is disrupted, or for Fargate. Do not remove them by hand; if they persist, see why the node is not ready.`,
+        detail: `${system.map((t) => `${t}: ${taintOwner(t, pools)}`).join('; ')}. Do not remove them by hand; if they persist, see why the node is not ready.`,
         commands: [],
       });
     }
     return {
       diagnosis:
         `Pods${f.where('workloads', 'of')} do not tolerate the taint${taints.length > 1 ? 's' : ''}` +
-        `${taints.length ? ` ${f.list('taints')}` : ''} of the available nodes, so the scheduler cannot place them there.`,
+        `${owners.length ? ` ${owners.join(', ')}` : ''} of the available nodes, so the scheduler cannot place them there.`,
       remediation: steps,
       docs: [DOCS.taints, DOCS.karpenterScheduling],
     };

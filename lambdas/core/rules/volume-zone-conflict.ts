@@ -1,5 +1,8 @@
 import { DOCS } from '../advice/docs-links';
+import { describeRequirement, requirementConflicts } from '../scheduling-evidence';
 import { anyOf, defineRule } from './types';
+
+const ZONE_KEY = 'topology.kubernetes.io/zone';
 
 export default defineRule({
   info: {
@@ -18,23 +21,30 @@ export default defineRule({
   },
   diagnose: (f) => {
     const w = f.workload();
+    const zone = requirementConflicts(f.evidence).find((c) => c.key === ZONE_KEY);
+    const zones = f.all('zones');
+    const cause = zone
+      ? `the pod wants ${describeRequirement(zone.pod)} (its volume's zone), ${zone.nodepoolName ? `NodePool ${zone.nodepoolName}` : 'the NodePool'} offers ${describeRequirement(zone.nodepool)}`
+      : zones.length
+        ? `the volume is in ${f.list('zones')}, and no node or NodePool that could take the pod is there`
+        : 'the volume is bound to one zone, and the nodes or NodePools that could take the pod are in others';
     return {
-      diagnosis:
-        `Pods${f.where('workloads', 'of')} use a volume bound to one Availability Zone, but the nodes (or NodePools) ` +
-        `that could take them are in other zones. An EBS volume can only attach in its own zone.`,
+      diagnosis: `Pods${f.where('workloads', 'of')} cannot be placed: ${cause}. An EBS volume attaches only in its own Availability Zone.`,
       remediation: [
         {
-          title: 'See the zone of the volume',
-          detail: 'The PersistentVolume node affinity names the zone.',
+          title: "Do this now: read the volume's zone and the zones the NodePools offer",
+          detail:
+            "The PersistentVolume's node affinity names its zone; a NodePool offers the zones of its topology.kubernetes.io/zone requirement where its EC2NodeClass has subnets.",
           commands: [
-            `kubectl -n ${w.namespace} get pvc`,
-            `kubectl get pv ${f.first('volumes', '<pv-name>')} -o jsonpath='{.spec.nodeAffinity}'`,
+            `kubectl -n ${w.namespace} get pvc -o custom-columns=NAME:.metadata.name,VOLUME:.spec.volumeName,CLASS:.spec.storageClassName`,
+            `kubectl get pv ${f.first('volumes', '<pv-name>')} -o jsonpath='{.spec.nodeAffinity.required.nodeSelectorTerms}{"\\n"}'`,
+            'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{": "}{.spec.template.spec.requirements[?(@.key=="topology.kubernetes.io/zone")]}{"\\n"}{end}\'',
           ],
         },
         {
-          title: 'Allow that zone in a NodePool, and bind new volumes late',
+          title: "Durable fix: allow the volume's zone in a NodePool, and bind new volumes late",
           detail:
-            'Use volumeBindingMode: WaitForFirstConsumer in the StorageClass so new volumes are created where the pod lands.',
+            "Add the volume's zone to a NodePool's topology.kubernetes.io/zone requirement (its EC2NodeClass needs a subnet there; widening a requirement replaces no existing node). For new volumes, use volumeBindingMode: WaitForFirstConsumer in the StorageClass, so a volume is created in the zone where its pod lands.",
           commands: ['kubectl get storageclass -o custom-columns=NAME:.metadata.name,BINDING:.volumeBindingMode'],
         },
       ],
