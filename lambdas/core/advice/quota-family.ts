@@ -4,7 +4,7 @@
  * the bucket, so the bucket comes from the instance types the record, the launch request or the
  * NodePool requirements name, never from a default.
  *
- * Codes, checked against public sources (shared/reference/aws-facts.md lists none; the SDK's
+ * Codes, checked against public sources (the team's AWS facts list none; the SDK's
  * service-quotas model has no codes):
  * - brennerm/aws-quota-checker aws_quota/check/ec2.py (code and name of each check): On-Demand
  *   Standard, F, G, Inf, P, X; Spot Standard, F, G, Inf, P, X.
