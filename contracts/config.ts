@@ -12,16 +12,23 @@ const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 const LOG_GROUP_NAME = /^[\w\-/.#]{1,512}$/;
 /** Node group and Auto Scaling group names. */
 const GROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_.\-]{0,254}$/;
+/** An AWS account id: twelve digits. */
+const ACCOUNT_ID = /^\d{12}$/;
 const EVENT_BUS_NAME = /^[\w.\-/]{1,256}$/;
 /** EventBridge Scheduler / CloudWatch schedule expressions. */
 const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^)]+\))$/;
 
 const mode = z.enum(REMEDIATION_MODES, { error: 'expected "off", "dry-run" or "apply"' });
 
-const clusterSchema = z.strictObject({
+export const clusterSchema = z.strictObject({
   name: z.string().regex(CLUSTER_NAME, {
     error: 'expected an EKS cluster name: letters, digits, "-" and "_", starting with a letter or digit, at most 100',
   }),
+  /** The account the cluster runs in; the deploying account when left out. */
+  account: z
+    .string({ error: 'expected an AWS account id of 12 digits, as a string in quotes' })
+    .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' })
+    .optional(),
   logGroups: z
     .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
     .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
@@ -39,14 +46,14 @@ const clusterSchema = z.strictObject({
     .optional(),
 });
 
-const windowsSchema = z.strictObject({
+export const windowsSchema = z.strictObject({
   suppressMinutes: z.number().int().min(0).max(1440).default(5),
   renotifyMinutes: z.number().int().min(5).max(10_080).default(360),
   resolveMinutes: z.number().int().min(5).max(10_080).default(60),
   retentionDays: z.number().int().min(1).max(365).default(14),
 });
 
-const remediationSchema = z.strictObject({
+export const remediationSchema = z.strictObject({
   raiseSystemNodegroup: z
     .strictObject({ mode: mode.default('off'), maxMinSize: z.number().int().min(1).max(100).default(3) })
     .prefault({}),
@@ -72,7 +79,7 @@ const remediationSchema = z.strictObject({
     .prefault({}),
 });
 
-const notificationsSchema = z.strictObject({
+export const notificationsSchema = z.strictObject({
   maxNoticesPerDelivery: z
     .number()
     .int()
@@ -88,7 +95,7 @@ const notificationsSchema = z.strictObject({
 });
 
 const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const karpenterSourcesSchema = z.strictObject({
+export const karpenterSourcesSchema = z.strictObject({
   namespaces: z
     .array(z.string().regex(K8S_NAME, { error: 'expected a Kubernetes namespace name' }))
     .min(1)
@@ -99,7 +106,7 @@ const karpenterSourcesSchema = z.strictObject({
     .default(['controller', 'karpenter']),
 });
 
-const headroomSchema = z.strictObject({
+export const headroomSchema = z.strictObject({
   enabled: z.boolean().default(true),
   schedule: z
     .string()
@@ -219,22 +226,30 @@ export class ConfigError extends Error {
 export function parseConfig(document: unknown, source: string): KarpenterDoctorConfig {
   const result = configSchema.safeParse(document, { reportInput: true });
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const key = ['config', ...issue.path]
+  const problems = describeIssues(result.error.issues, configSchema, 'config');
+  throw new ConfigError(`Invalid karpenter-doctor configuration (${source}):\n${problems.join('\n')}`);
+}
+
+/**
+ * One line per problem: the key by its path under `root` (`config.clusters[0].name`), the value
+ * found, and what is allowed; an unknown key lists the keys allowed where it stands.
+ */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], schema: z.ZodType, root: string): string[] {
+  return issues.map((issue) => {
+    const key = [root, ...issue.path]
       .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
       .join('');
     if (issue.code === 'unrecognized_keys') {
-      const allowed = allowedKeysAt(issue.path).filter((k) => k !== '$schema');
+      const allowed = allowedKeysAt(schema, issue.path).filter((k) => k !== '$schema');
       return `  ${key}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; expected one of ${allowed.join(', ')}`;
     }
     return `  ${key} = ${preview(issue.input)}: ${issue.message}`;
   });
-  throw new ConfigError(`Invalid karpenter-doctor configuration (${source}):\n${problems.join('\n')}`);
 }
 
-/** The keys the schema allows for the object at `path`, for "unknown key" messages. */
-function allowedKeysAt(path: readonly PropertyKey[]): string[] {
-  let schema: z.ZodType | undefined = configSchema;
+/** The keys `root` allows for the object at `path`, for "unknown key" messages. */
+function allowedKeysAt(root: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let schema: z.ZodType | undefined = root;
   for (const part of [...path, undefined]) {
     while (schema && 'innerType' in schema.def) schema = schema.def.innerType as z.ZodType;
     if (part === undefined || !schema) break;

@@ -6,17 +6,10 @@ export const ENV = {
   tableName: 'INCIDENT_TABLE_NAME',
   topicArn: 'FINDINGS_TOPIC_ARN',
   eventBusName: 'EVENT_BUS_NAME',
-  eventSource: 'EVENT_SOURCE',
-  clusters: 'CLUSTERS',
-  renotifyAfterMinutes: 'RENOTIFY_AFTER_MINUTES',
-  suppressMinutes: 'SUPPRESS_MINUTES',
-  retentionDays: 'INCIDENT_RETENTION_DAYS',
-  resolveMinutes: 'RESOLVE_AFTER_MINUTES',
-  headroom: 'HEADROOM_THRESHOLDS',
-  remediation: 'REMEDIATION',
+  /** The settings file (contracts/settings.ts), relative to the function's code directory. */
+  settingsFile: 'SETTINGS_FILE',
+  /** Not set by the stack: how long the analyzer may spend on enrichment per delivery (default 8 s). */
   enrichBudgetMs: 'ENRICH_BUDGET_MS',
-  limits: 'DELIVERY_LIMITS',
-  sources: 'KARPENTER_SOURCES',
 } as const;
 
 /**

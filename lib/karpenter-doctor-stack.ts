@@ -3,6 +3,7 @@ import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { KarpenterDoctorConfig } from '../contracts/config';
+import { functionSettingsOf } from '../contracts/settings';
 import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
 import { HeadroomCheck } from './constructs/headroom-check';
@@ -49,30 +50,15 @@ export class KarpenterDoctorStack extends Stack {
         ? EventBus.fromEventBusName(this, 'EventBus', 'default')
         : new EventBus(this, 'EventBus', { eventBusName: config.eventBusName });
 
-    const clusters = config.clusters.map((cluster) => ({
-      name: cluster.name,
-      discoveryTagKey: cluster.discoveryTag?.key,
-      discoveryTagValue: cluster.discoveryTag?.value,
-      systemNodegroup: cluster.systemNodegroup,
-      systemAutoScalingGroup: cluster.systemAutoScalingGroup,
-    }));
-    const deliveryLimits = {
-      maxNoticesPerCluster: config.notifications.maxNoticesPerDelivery,
-      maxIncidentsPerDelivery: config.notifications.maxIncidentsPerDelivery,
-    };
+    const settings = functionSettingsOf(config);
     this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
       table: this.incidents.table,
       topic: this.findings.topic,
       topicKey: this.findings.key,
       eventBus: this.eventBus,
-      clusters,
-      suppressMinutes: config.windows.suppressMinutes,
-      renotifyMinutes: config.windows.renotifyMinutes,
-      retentionDays: config.windows.retentionDays,
+      settings,
       logRetention: config.logRetentionDays as RetentionDays,
       reservedConcurrency: config.reservedConcurrency,
-      limits: deliveryLimits,
-      sources: config.karpenterSources,
     });
 
     this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
@@ -86,19 +72,8 @@ export class KarpenterDoctorStack extends Stack {
         topic: this.findings.topic,
         topicKey: this.findings.key,
         eventBus: this.eventBus,
-        clusters,
-        schedule: config.headroom.schedule,
-        thresholds: {
-          minFreeIps: config.headroom.minFreeIps,
-          minFreePercent: config.headroom.minFreePercent,
-          horizonHours: config.headroom.horizonHours,
-        },
-        suppressMinutes: config.windows.suppressMinutes,
-        renotifyMinutes: config.windows.renotifyMinutes,
-        resolveMinutes: config.windows.resolveMinutes,
-        retentionDays: config.windows.retentionDays,
+        settings,
         logRetention: config.logRetentionDays as RetentionDays,
-        limits: deliveryLimits,
       });
     }
 
@@ -110,8 +85,7 @@ export class KarpenterDoctorStack extends Stack {
         topicKey: this.findings.key,
         eventBus: this.eventBus,
         eventSource: EVENT_SOURCE,
-        clusters,
-        actions: remediation,
+        settings,
         logRetention: config.logRetentionDays as RetentionDays,
       });
     }

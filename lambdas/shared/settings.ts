@@ -1,24 +1,19 @@
-import type { ClusterSettings } from '../adapters/enrich';
-import type { RemediationSettings } from '../adapters/remediator';
-import { isObject, tryJson } from '../core/json';
-import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
-import type { HeadroomThresholds } from '../core/forecast';
-import { DEFAULT_SOURCES, type KarpenterSources } from '../core/karpenter-source';
-import { DEFAULT_POLICY, type LifecyclePolicy } from '../core/lifecycle';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ClusterConfig, RemediationConfig } from '../../contracts/config';
 import { EVENT_SOURCE } from '../../contracts/events';
 import { DEFAULT_DISCOVERY_TAG_KEY, ENV } from '../../contracts/names';
-import { REMEDIATION_MODES, type RemediationMode } from '../../contracts/remediation';
+import { parseSettings, SettingsError, type FunctionSettings } from '../../contracts/settings';
+import type { ClusterSettings } from '../adapters/enrich';
+import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
+import type { HeadroomThresholds } from '../core/forecast';
+import type { KarpenterSources } from '../core/karpenter-source';
+import type { LifecyclePolicy } from '../core/lifecycle';
 
-/** One cluster as the stack passes it to the functions (log groups travel in the filter names). */
-export interface ClusterEntry {
-  name: string;
-  /** The account of the cluster when it is another account of the organisation. @default the function's own */
-  account?: string;
-  discoveryTagKey?: string;
-  discoveryTagValue?: string;
-  systemNodegroup?: string;
-  systemAutoScalingGroup?: string;
-}
+export { SettingsError };
+
+/** What the functions use of a configured cluster (contracts/config.ts); its log groups are the stack's business. */
+export type ClusterEntry = Omit<ClusterConfig, 'logGroups' | 'filterPattern'>;
 
 export interface AnalyzerSettings {
   tableName: string;
@@ -34,34 +29,72 @@ export interface AnalyzerSettings {
   sources: KarpenterSources;
 }
 
-/** A missing or malformed environment variable: a deployment error, reported by name. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
+export interface HeadroomSettings extends AnalyzerSettings {
+  thresholds: HeadroomThresholds;
 }
 
-let memo: { env: NodeJS.ProcessEnv; settings: AnalyzerSettings } | undefined;
+export interface RemediatorSettings extends AnalyzerSettings {
+  remediation: RemediationConfig;
+}
 
-/** The analyzer's settings, parsed from the environment once per execution environment. */
-export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): AnalyzerSettings {
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
+
+let memo: { env: NodeJS.ProcessEnv; settings: FunctionSettings } | undefined;
+
+/**
+ * The settings document of this function: the file the stack bundles beside its code, named by
+ * `SETTINGS_FILE` (relative to the code directory, or absolute), validated by the contract's schema.
+ * Read once per execution environment.
+ */
+export function functionSettings(env: NodeJS.ProcessEnv = process.env): FunctionSettings {
   if (memo?.env === env) return memo.settings;
-  const settings: AnalyzerSettings = {
+  const path = resolve(__dirname, required(env, ENV.settingsFile));
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SettingsError(`Cannot read the settings file ${path} (${ENV.settingsFile}): ${(error as Error).message}`);
+  }
+  const settings = parseSettings(text, path);
+  memo = { env, settings };
+  return settings;
+}
+
+/** The analyzer's settings: names of the stack's resources from the environment, the rest from the settings file. */
+export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): AnalyzerSettings {
+  const { clusters, windows, notifications, karpenterSources } = functionSettings(env);
+  return {
     tableName: required(env, ENV.tableName),
     topicArn: required(env, ENV.topicArn),
     eventBusName: env[ENV.eventBusName] || 'default',
-    eventSource: env[ENV.eventSource] || EVENT_SOURCE,
-    clusters: clustersOf(env[ENV.clusters]),
+    eventSource: EVENT_SOURCE,
+    clusters,
     policy: {
-      renotifyAfterMs: nonNegative(env, ENV.renotifyAfterMinutes, DEFAULT_POLICY.renotifyAfterMs / 60_000) * 60_000,
-      suppressForMs: nonNegative(env, ENV.suppressMinutes, DEFAULT_POLICY.suppressForMs / 60_000) * 60_000,
-      retainForMs: nonNegative(env, ENV.retentionDays, DEFAULT_POLICY.retainForMs / 86_400_000) * 86_400_000,
-      resolveAfterMs: nonNegative(env, ENV.resolveMinutes, DEFAULT_POLICY.resolveAfterMs / 60_000) * 60_000,
+      renotifyAfterMs: windows.renotifyMinutes * MINUTE_MS,
+      suppressForMs: windows.suppressMinutes * MINUTE_MS,
+      retainForMs: windows.retentionDays * DAY_MS,
+      resolveAfterMs: windows.resolveMinutes * MINUTE_MS,
     },
     enrichBudgetMs: nonNegative(env, ENV.enrichBudgetMs, 8000),
-    limits: limitsOf(env[ENV.limits]),
-    sources: sourcesOf(env[ENV.sources]),
+    limits: {
+      maxNoticesPerCluster: notifications.maxNoticesPerDelivery,
+      maxIncidentsPerDelivery: notifications.maxIncidentsPerDelivery,
+      concurrency: DEFAULT_LIMITS.concurrency,
+    },
+    sources: karpenterSources,
   };
-  memo = { env, settings };
-  return settings;
+}
+
+/** The headroom function's settings: the analyzer's, plus the thresholds. */
+export function headroomSettings(env: NodeJS.ProcessEnv = process.env): HeadroomSettings {
+  const { minFreeIps, minFreePercent, horizonHours } = functionSettings(env).headroom;
+  return { ...analyzerSettings(env), thresholds: { minFreeIps, minFreePercent, horizonHours } };
+}
+
+/** The remediator's settings: the analyzer's, plus mode and caps per action (the schema keeps subnet capacity to planning). */
+export function remediatorSettings(env: NodeJS.ProcessEnv = process.env): RemediatorSettings {
+  return { ...analyzerSettings(env), remediation: functionSettings(env).remediation };
 }
 
 /**
@@ -69,13 +102,17 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
  * `account` is the cluster's account when it is not the function's own; a home-account cluster is the
  * entry of that name without an account, else any entry of that name.
  */
-export function clusterSettingsOf(clusters: ClusterEntry[], cluster: string, account?: string): ClusterSettings {
+export function clusterSettingsOf(
+  clusters: readonly ClusterEntry[],
+  cluster: string,
+  account?: string,
+): ClusterSettings {
   const entry = account
     ? clusters.find((c) => c.name === cluster && c.account === account)
     : (clusters.find((c) => c.name === cluster && !c.account) ?? clusters.find((c) => c.name === cluster));
   return {
-    discoveryTagKey: entry?.discoveryTagKey ?? DEFAULT_DISCOVERY_TAG_KEY,
-    discoveryTagValue: entry?.discoveryTagValue ?? cluster,
+    discoveryTagKey: entry?.discoveryTag?.key ?? DEFAULT_DISCOVERY_TAG_KEY,
+    discoveryTagValue: entry?.discoveryTag?.value ?? cluster,
     systemNodegroup: entry?.systemNodegroup,
     systemAutoScalingGroup: entry?.systemAutoScalingGroup,
   };
@@ -96,139 +133,4 @@ function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
     throw new SettingsError(`environment variable ${name} is ${JSON.stringify(raw)}; expected a number >= 0`);
   }
   return value;
-}
-
-function limitsOf(raw: string | undefined): DeliveryLimits {
-  const value = raw ? tryJson(raw) : {};
-  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.limits} is not a JSON object`);
-  const count = (key: keyof DeliveryLimits): number => {
-    const v = value[key];
-    if (v === undefined) return DEFAULT_LIMITS[key];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
-      throw new SettingsError(
-        `environment variable ${ENV.limits}.${key} is ${JSON.stringify(v)}; expected an integer >= 1`,
-      );
-    }
-    return v;
-  };
-  return {
-    maxNoticesPerCluster: count('maxNoticesPerCluster'),
-    maxIncidentsPerDelivery: count('maxIncidentsPerDelivery'),
-    concurrency: count('concurrency'),
-  };
-}
-
-function sourcesOf(raw: string | undefined): KarpenterSources {
-  const value = raw ? tryJson(raw) : {};
-  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.sources} is not a JSON object`);
-  const names = (key: keyof KarpenterSources): string[] => {
-    const v = value[key];
-    if (v === undefined) return DEFAULT_SOURCES[key];
-    if (!Array.isArray(v) || v.length === 0 || !v.every((n) => typeof n === 'string' && n !== '')) {
-      throw new SettingsError(
-        `environment variable ${ENV.sources}.${key} is ${JSON.stringify(v)}; expected a non-empty list of names`,
-      );
-    }
-    return v as string[];
-  };
-  return { namespaces: names('namespaces'), containers: names('containers') };
-}
-
-function clustersOf(raw: string | undefined): ClusterEntry[] {
-  if (!raw) return [];
-  const value = tryJson(raw);
-  if (!Array.isArray(value)) throw new SettingsError(`environment variable ${ENV.clusters} is not a JSON array`);
-  return value.map((item, index) => {
-    if (!isObject(item) || typeof item.name !== 'string' || item.name === '') {
-      throw new SettingsError(`environment variable ${ENV.clusters}[${index}] has no "name"`);
-    }
-    const text = (key: string): string | undefined => (typeof item[key] === 'string' ? item[key] : undefined);
-    return {
-      name: item.name,
-      ...(text('account') ? { account: text('account') } : {}),
-      discoveryTagKey: text('discoveryTagKey'),
-      discoveryTagValue: text('discoveryTagValue'),
-      systemNodegroup: text('systemNodegroup'),
-      systemAutoScalingGroup: text('systemAutoScalingGroup'),
-    };
-  });
-}
-
-export interface HeadroomSettings extends AnalyzerSettings {
-  thresholds: HeadroomThresholds;
-}
-
-export const DEFAULT_THRESHOLDS: HeadroomThresholds = { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 };
-
-/** The headroom function's settings: the analyzer's, plus the thresholds. */
-export function headroomSettings(env: NodeJS.ProcessEnv = process.env): HeadroomSettings {
-  const raw = env[ENV.headroom];
-  const value = raw ? tryJson(raw) : {};
-  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.headroom} is not a JSON object`);
-  const number = (key: keyof HeadroomThresholds): number => {
-    const v = value[key];
-    if (v === undefined) return DEFAULT_THRESHOLDS[key];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-      throw new SettingsError(
-        `environment variable ${ENV.headroom}.${key} is ${JSON.stringify(v)}; expected a number >= 0`,
-      );
-    }
-    return v;
-  };
-  return {
-    ...analyzerSettings(env),
-    thresholds: {
-      minFreeIps: number('minFreeIps'),
-      minFreePercent: number('minFreePercent'),
-      horizonHours: number('horizonHours'),
-    },
-  };
-}
-
-export interface RemediatorSettings extends AnalyzerSettings {
-  remediation: RemediationSettings;
-}
-
-/** The remediator's settings: the analyzer's, plus mode and caps per action (all off when unset). */
-export function remediatorSettings(env: NodeJS.ProcessEnv = process.env): RemediatorSettings {
-  const raw = env[ENV.remediation];
-  const value = raw ? tryJson(raw) : {};
-  if (!isObject(value)) throw new SettingsError(`environment variable ${ENV.remediation} is not a JSON object`);
-  const section = (key: string): Record<string, unknown> => (isObject(value[key]) ? value[key] : {});
-  const mode = (key: string): RemediationMode => {
-    const m = section(key).mode ?? 'off';
-    if (!REMEDIATION_MODES.includes(m as RemediationMode)) {
-      throw new SettingsError(
-        `environment variable ${ENV.remediation}.${key}.mode is ${JSON.stringify(m)}; expected off, dry-run or apply`,
-      );
-    }
-    return m as RemediationMode;
-  };
-  const positive = (key: string, field: string, fallback: number): number => {
-    const v = section(key)[field];
-    if (v === undefined) return fallback;
-    if (typeof v !== 'number' || !(v > 0)) {
-      throw new SettingsError(
-        `environment variable ${ENV.remediation}.${key}.${field} is ${JSON.stringify(v)}; expected a number > 0`,
-      );
-    }
-    return v;
-  };
-  const planMode = mode('planSubnetCapacity');
-  return {
-    ...analyzerSettings(env),
-    remediation: {
-      raiseSystemNodegroup: {
-        mode: mode('raiseSystemNodegroup'),
-        maxMinSize: positive('raiseSystemNodegroup', 'maxMinSize', 3),
-      },
-      requestQuotaIncrease: {
-        mode: mode('requestQuotaIncrease'),
-        maxValue: positive('requestQuotaIncrease', 'maxValue', 512),
-        windowHours: positive('requestQuotaIncrease', 'windowHours', 24),
-      },
-      // Subnet capacity is planned, never applied, whatever the variable says.
-      planSubnetCapacity: { mode: planMode === 'apply' ? 'dry-run' : planMode },
-    },
-  };
 }

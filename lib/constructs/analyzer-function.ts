@@ -8,19 +8,10 @@ import type { ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
+import type { FunctionSettings } from '../../contracts/settings';
 import { bundledFunction, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
-import { requireClusters, requireInteger, requireLimits, requireWindows } from './validate';
-
-/** One cluster as the functions need it; the log groups are subscribed by `LogSubscriptions`. */
-export interface AnalyzerCluster {
-  readonly name: string;
-  readonly discoveryTagKey?: string;
-  readonly discoveryTagValue?: string;
-  readonly systemNodegroup?: string;
-  readonly systemAutoScalingGroup?: string;
-}
+import { requireInteger, requireSettings } from './validate';
 
 export interface AnalyzerFunctionProps {
   readonly table: ITable;
@@ -28,11 +19,8 @@ export interface AnalyzerFunctionProps {
   /** The topic's key: publishing to an encrypted topic needs GenerateDataKey and Decrypt on it. */
   readonly topicKey: IKey;
   readonly eventBus: IEventBus;
-  readonly clusters: readonly AnalyzerCluster[];
-  /** Lifecycle windows. */
-  readonly suppressMinutes: number;
-  readonly renotifyMinutes: number;
-  readonly retentionDays: number;
+  /** Clusters, windows, limits and sources, as the function reads them. */
+  readonly settings: FunctionSettings;
   /**
    * Retention of the function's own log group.
    * @default RetentionDays.ONE_MONTH
@@ -53,16 +41,6 @@ export interface AnalyzerFunctionProps {
    * @default Duration.hours(6)
    */
   readonly maxEventAge?: Duration;
-  /**
-   * Notices per cluster and incidents recorded per delivery.
-   * @default - 5 notices and 50 incidents (DEFAULT_LIMITS)
-   */
-  readonly limits?: { readonly maxNoticesPerCluster: number; readonly maxIncidentsPerDelivery: number };
-  /**
-   * Which records of a shared application log group are Karpenter's.
-   * @default - namespaces karpenter and kube-system, containers controller and karpenter
-   */
-  readonly sources?: { readonly namespaces: readonly string[]; readonly containers: readonly string[] };
 }
 
 /**
@@ -70,9 +48,6 @@ export interface AnalyzerFunctionProps {
  * (and Powertools batch) on the first Kinesis batch: never on a cold start.
  */
 export const ANALYZER_LAZY_MODULES = ['analyzer-aws', 'stream-analyzer'];
-
-/** Lambda's limit on all environment variables of a function together. */
-const MAX_ENVIRONMENT_BYTES = 4 * 1024;
 
 /**
  * The analyzer Lambda: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS
@@ -92,31 +67,17 @@ export class AnalyzerFunction extends Construct {
     validateAnalyzerProps(props);
     const stack = Stack.of(this);
 
-    const environment: Record<string, string> = {
-      [ENV.tableName]: props.table.tableName,
-      [ENV.topicArn]: props.topic.topicArn,
-      [ENV.eventBusName]: props.eventBus.eventBusName,
-      [ENV.eventSource]: EVENT_SOURCE,
-      [ENV.clusters]: JSON.stringify(props.clusters.map(compactCluster)),
-      [ENV.suppressMinutes]: String(props.suppressMinutes),
-      [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
-      [ENV.retentionDays]: String(props.retentionDays),
-      ...(props.limits ? { [ENV.limits]: JSON.stringify(props.limits) } : {}),
-      ...(props.sources ? { [ENV.sources]: JSON.stringify(props.sources) } : {}),
-      POWERTOOLS_SERVICE_NAME: 'analyzer',
-    };
-    const clustersBytes = Buffer.byteLength(environment[ENV.clusters]!);
-    if (clustersBytes > MAX_ENVIRONMENT_BYTES / 2) {
-      throw new Error(
-        `The cluster settings take ${clustersBytes} bytes of the analyzer's 4 KB environment; configure fewer clusters per stack`,
-      );
-    }
-
     const lambda = bundledFunction(this, {
       handlerFile: 'analyzer.ts',
       lazyModules: ANALYZER_LAZY_MODULES,
       description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
-      environment,
+      environment: {
+        [ENV.tableName]: props.table.tableName,
+        [ENV.topicArn]: props.topic.topicArn,
+        [ENV.eventBusName]: props.eventBus.eventBusName,
+        POWERTOOLS_SERVICE_NAME: 'analyzer',
+      },
+      settings: props.settings,
       timeout: Duration.seconds(60),
       reservedConcurrency: props.reservedConcurrency ?? 5,
       logRetention: props.logRetention,
@@ -142,10 +103,11 @@ export class AnalyzerFunction extends Construct {
         resources: ['*'],
       }),
     );
-    const clusterArns = props.clusters.map((c) =>
+    const clusters = props.settings.clusters;
+    const clusterArns = clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
     );
-    const nodegroupArns = props.clusters.map((c) =>
+    const nodegroupArns = clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
     );
     role.addToPrincipalPolicy(
@@ -200,20 +162,8 @@ export class AnalyzerFunction extends Construct {
 /** Fails the synth on props the analyzer cannot run with, naming the prop and what is allowed. */
 function validateAnalyzerProps(props: AnalyzerFunctionProps): void {
   const name = 'AnalyzerFunction';
-  requireClusters(name, props.clusters);
-  requireWindows(name, props);
-  requireLimits(name, props.limits);
+  requireSettings(name, props.settings);
   if (props.reservedConcurrency !== undefined) {
     requireInteger(name, 'reservedConcurrency', props.reservedConcurrency, 0, 1000);
   }
-}
-
-/** The cluster entry as the analyzer's CLUSTERS variable carries it: only the keys that are set. */
-function compactCluster(cluster: AnalyzerCluster): Record<string, string> {
-  const entry: Record<string, string> = { name: cluster.name };
-  if (cluster.discoveryTagKey) entry.discoveryTagKey = cluster.discoveryTagKey;
-  if (cluster.discoveryTagValue) entry.discoveryTagValue = cluster.discoveryTagValue;
-  if (cluster.systemNodegroup) entry.systemNodegroup = cluster.systemNodegroup;
-  if (cluster.systemAutoScalingGroup) entry.systemAutoScalingGroup = cluster.systemAutoScalingGroup;
-  return entry;
 }

@@ -11,39 +11,20 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { EVENT_SOURCE } from '../../contracts/events';
 import { ENV } from '../../contracts/names';
-import type { AnalyzerCluster } from './analyzer-function';
+import type { FunctionSettings } from '../../contracts/settings';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
-import {
-  requireClusters,
-  requireInteger,
-  requireLimits,
-  requireNumber,
-  requireSchedule,
-  requireWindows,
-} from './validate';
+import { requireSettings } from './validate';
 
 export interface HeadroomCheckProps {
   readonly table: ITable;
   readonly topic: ITopic;
   readonly topicKey: IKey;
   readonly eventBus: IEventBus;
-  readonly clusters: readonly AnalyzerCluster[];
-  /** An EventBridge Scheduler expression, e.g. `rate(5 minutes)`. */
-  readonly schedule: string;
-  readonly thresholds: { readonly minFreeIps: number; readonly minFreePercent: number; readonly horizonHours: number };
-  readonly suppressMinutes: number;
-  readonly renotifyMinutes: number;
-  readonly resolveMinutes: number;
-  readonly retentionDays: number;
+  /** Clusters, thresholds, windows and limits, as the function reads them; `headroom.schedule` runs it. */
+  readonly settings: FunctionSettings;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
-  /**
-   * Notices per cluster per run; the rest go into one digest per cluster.
-   * @default - 5 (DEFAULT_LIMITS)
-   */
-  readonly limits?: { readonly maxNoticesPerCluster: number; readonly maxIncidentsPerDelivery: number };
 }
 
 /**
@@ -70,16 +51,9 @@ export class HeadroomCheck extends Construct {
         [ENV.tableName]: props.table.tableName,
         [ENV.topicArn]: props.topic.topicArn,
         [ENV.eventBusName]: props.eventBus.eventBusName,
-        [ENV.eventSource]: EVENT_SOURCE,
-        [ENV.clusters]: JSON.stringify(props.clusters.map((c) => ({ ...c }))),
-        [ENV.suppressMinutes]: String(props.suppressMinutes),
-        [ENV.renotifyAfterMinutes]: String(props.renotifyMinutes),
-        [ENV.resolveMinutes]: String(props.resolveMinutes),
-        [ENV.retentionDays]: String(props.retentionDays),
-        [ENV.headroom]: JSON.stringify(props.thresholds),
-        ...(props.limits ? { [ENV.limits]: JSON.stringify(props.limits) } : {}),
         POWERTOOLS_SERVICE_NAME: 'headroom',
       },
+      settings: props.settings,
       timeout: Duration.minutes(2),
       reservedConcurrency: 1,
       logRetention: props.logRetention,
@@ -106,7 +80,7 @@ export class HeadroomCheck extends Construct {
       new PolicyStatement({
         sid: 'DescribeClusters',
         actions: ['eks:DescribeCluster'],
-        resources: props.clusters.map((c) =>
+        resources: props.settings.clusters.map((c) =>
           stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
         ),
       }),
@@ -135,7 +109,7 @@ export class HeadroomCheck extends Construct {
       description: 'EventBridge Scheduler: invoke the karpenter-doctor headroom check',
     });
     this.schedule = new Schedule(this, 'Schedule', {
-      schedule: ScheduleExpression.expression(props.schedule),
+      schedule: ScheduleExpression.expression(props.settings.headroom.schedule),
       description: 'karpenter-doctor headroom check and resolve sweep',
       target: new LambdaInvoke(fn, {
         input: ScheduleTargetInput.fromObject({ scheduledTime: ContextAttribute.scheduledTime }),
@@ -163,13 +137,5 @@ export class HeadroomCheck extends Construct {
 
 /** Fails the synth on props the check cannot run with, naming the prop and what is allowed. */
 function validateHeadroomProps(props: HeadroomCheckProps): void {
-  const name = 'HeadroomCheck';
-  requireClusters(name, props.clusters);
-  requireSchedule(name, 'schedule', props.schedule);
-  // A /8 holds 16,777,216 addresses: no subnet has more free.
-  requireInteger(name, 'thresholds.minFreeIps', props.thresholds.minFreeIps, 0, 16_777_216);
-  requireNumber(name, 'thresholds.minFreePercent', props.thresholds.minFreePercent, 0, 100);
-  requireNumber(name, 'thresholds.horizonHours', props.thresholds.horizonHours, 1, 720);
-  requireWindows(name, props);
-  requireLimits(name, props.limits);
+  requireSettings('HeadroomCheck', props.settings);
 }

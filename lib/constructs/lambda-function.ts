@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { AspectPriority, Aspects, Duration, RemovalPolicy, type IAspect } from 'aws-cdk-lib';
+import { AspectPriority, Aspects, Duration, RemovalPolicy, Stage, type IAspect } from 'aws-cdk-lib';
 import { CfnManagedPolicy, PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -11,6 +13,8 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct, IConstruct } from 'constructs';
+import { ENV } from '../../contracts/names';
+import { SETTINGS_FILE, serializeSettings, type FunctionSettings } from '../../contracts/settings';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -18,7 +22,10 @@ export interface LambdaFunctionProps {
   /** The handler file under lambdas/handlers, e.g. `analyzer.ts`. */
   readonly handlerFile: string;
   readonly description: string;
+  /** Names of the stack's resources the function uses; everything else travels in `settings`. */
   readonly environment: Record<string, string>;
+  /** The settings the function reads from the file bundled beside its code (contracts/settings.ts). */
+  readonly settings: FunctionSettings;
   readonly timeout: Duration;
   readonly reservedConcurrency: number;
   /** @default 512 */
@@ -38,7 +45,8 @@ export interface LambdaFunctionProps {
  * has in common: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS SDK
  * inside, so what runs is what the tests ran; its own log group with retention and JSON logs; and a
  * role of its own that may only write that log group. Each function's construct adds exactly the
- * permissions it uses.
+ * permissions it uses. The settings go into the bundle as a file (`SETTINGS_FILE`), which grows with
+ * the number of clusters where the 4 KB of environment variables would not.
  */
 export function bundledFunction(
   scope: Construct,
@@ -53,6 +61,7 @@ export function bundledFunction(
     description: props.description,
   });
   const lazy = props.lazyModules ?? [];
+  const settingsSource = settingsFileOf(scope, props.settings);
   const fn = new NodejsFunction(scope, 'Function', {
     entry: join(ROOT, 'lambdas', 'handlers', props.handlerFile),
     handler: 'handler',
@@ -64,7 +73,7 @@ export function bundledFunction(
     logGroup,
     loggingFormat: LoggingFormat.JSON,
     reservedConcurrentExecutions: props.reservedConcurrency,
-    environment: props.environment,
+    environment: { ...props.environment, [ENV.settingsFile]: SETTINGS_FILE },
     description: props.description,
     projectRoot: ROOT,
     depsLockFilePath: join(ROOT, 'package-lock.json'),
@@ -77,8 +86,10 @@ export function bundledFunction(
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
-        afterBundling: (inputDir, outputDir) =>
-          lazy.map((name) => lazyBundleCommand(inputDir, outputDir, props.handlerFile, name, lazy)),
+        afterBundling: (inputDir, outputDir) => [
+          ['cp', settingsSource, join(outputDir, SETTINGS_FILE)].map(shellQuote).join(' '),
+          ...lazy.map((name) => lazyBundleCommand(inputDir, outputDir, props.handlerFile, name, lazy)),
+        ],
       },
     },
   });
@@ -119,6 +130,19 @@ export function suppressOnRole(role: IRole, suppressions: NagPackSuppression[]):
     },
   };
   Aspects.of(role).add(overflow, { priority: AspectPriority.MUTATING + 1 });
+}
+
+/**
+ * Writes the serialised settings into the cloud assembly folder, named by their hash, for the bundling
+ * to copy beside index.js (a file, not a command-line argument: it may be larger than one may be).
+ */
+function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
+  const text = serializeSettings(settings);
+  const dir = join(Stage.of(scope)!.outdir, 'karpenter-doctor-settings');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${createHash('sha256').update(text).digest('hex').slice(0, 16)}.json`);
+  writeFileSync(path, text);
+  return path;
 }
 
 /**

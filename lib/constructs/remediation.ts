@@ -10,14 +10,13 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
-import type { RemediationConfig } from '../../contracts/config';
 import { DETAIL_TYPES } from '../../contracts/events';
 import { ENV, OPT_IN_TAG } from '../../contracts/names';
 import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
-import type { AnalyzerCluster } from './analyzer-function';
+import type { FunctionSettings } from '../../contracts/settings';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
-import { requireClusters, requireInteger, requireNumber } from './validate';
+import { requireSettings } from './validate';
 
 export interface RemediationProps {
   readonly table: ITable;
@@ -26,9 +25,8 @@ export interface RemediationProps {
   readonly eventBus: IEventBus;
   /** The `source` of the analyzer's events. */
   readonly eventSource: string;
-  readonly clusters: readonly AnalyzerCluster[];
-  /** Mode and caps per action, as in the configuration. */
-  readonly actions: RemediationConfig;
+  /** Clusters and the mode and caps per action (`remediation`), as the function reads them. */
+  readonly settings: FunctionSettings;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
 }
@@ -51,7 +49,7 @@ export class Remediation extends Construct {
   constructor(scope: Construct, id: string, props: RemediationProps) {
     super(scope, id);
     const stack = Stack.of(this);
-    const { actions } = props;
+    const { clusters, remediation: actions } = props.settings;
     const enabled = (Object.keys(ACTION_IDS) as ActionKey[]).filter((k) => actions[k].mode !== 'off');
     if (enabled.length === 0) {
       throw new Error('Remediation: every action is "off"; turn one on, or leave the construct out');
@@ -65,11 +63,9 @@ export class Remediation extends Construct {
         [ENV.tableName]: props.table.tableName,
         [ENV.topicArn]: props.topic.topicArn,
         [ENV.eventBusName]: props.eventBus.eventBusName,
-        [ENV.eventSource]: props.eventSource,
-        [ENV.clusters]: JSON.stringify(props.clusters),
-        [ENV.remediation]: JSON.stringify(actions),
         POWERTOOLS_SERVICE_NAME: 'remediator',
       },
+      settings: props.settings,
       timeout: Duration.seconds(60),
       reservedConcurrency: 2,
       logRetention: props.logRetention,
@@ -79,10 +75,10 @@ export class Remediation extends Construct {
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
     grantPublishing(role, props);
 
-    const clusterArns = props.clusters.map((c) =>
+    const clusterArns = clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
     );
-    const nodegroupArns = props.clusters.map((c) =>
+    const nodegroupArns = clusters.map((c) =>
       stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
     );
     // Only the quotas the quota rule may raise, never every EC2 quota.
@@ -105,7 +101,7 @@ export class Remediation extends Construct {
       suppressions.push(nodegroupSuppression);
       if (actions.raiseSystemNodegroup.mode === 'apply') {
         // Only the configured system groups may change, and only while they carry the opt-in tag.
-        const managed = props.clusters.filter((c) => c.systemNodegroup);
+        const managed = clusters.filter((c) => c.systemNodegroup);
         if (managed.length > 0) {
           role.addToPrincipalPolicy(
             new PolicyStatement({
@@ -133,7 +129,7 @@ export class Remediation extends Construct {
             ],
           });
         }
-        const selfManaged = props.clusters.filter((c) => c.systemAutoScalingGroup);
+        const selfManaged = clusters.filter((c) => c.systemAutoScalingGroup);
         if (selfManaged.length > 0) {
           role.addToPrincipalPolicy(
             new PolicyStatement({
@@ -251,16 +247,12 @@ export class Remediation extends Construct {
 /** Fails the synth on props the remediator cannot run with, naming the prop and what is allowed. */
 function validateRemediationProps(props: RemediationProps): void {
   const name = 'Remediation';
-  requireClusters(name, props.clusters);
+  requireSettings(name, props.settings);
   if (props.eventSource.startsWith('aws.') || props.eventSource.length === 0 || props.eventSource.length > 256) {
     throw new Error(
       `${name}: eventSource is "${props.eventSource}"; EventBridge reserves the "aws." prefix for AWS services and takes 1 to 256 characters`,
     );
   }
-  const { raiseSystemNodegroup, requestQuotaIncrease } = props.actions;
-  requireInteger(name, 'actions.raiseSystemNodegroup.maxMinSize', raiseSystemNodegroup.maxMinSize, 1, 1000);
-  requireNumber(name, 'actions.requestQuotaIncrease.maxValue', requestQuotaIncrease.maxValue, 1, 10_000);
-  requireInteger(name, 'actions.requestQuotaIncrease.windowHours', requestQuotaIncrease.windowHours, 1, 8760);
 }
 
 const nodegroupSuppression: NagPackSuppression = {

@@ -56,6 +56,14 @@ describe('parseConfig', () => {
       { clusters: [{ name: 'prod', logGroups: [] }] },
       'config.clusters[0].logGroups = []: expected at least one log group',
     ],
+    [
+      { clusters: [{ name: 'prod', account: '1234', logGroups: ['/x'] }] },
+      'config.clusters[0].account = "1234": expected an AWS account id of 12 digits',
+    ],
+    [
+      { clusters: [{ name: 'prod', account: 123456789012, logGroups: ['/x'] }] },
+      'config.clusters[0].account = 123456789012: expected an AWS account id of 12 digits',
+    ],
     [{ ...minimal, alertEmails: ['oncall'] }, 'config.alertEmails[0] = "oncall": expected an email address'],
     [
       { ...minimal, windows: { supressMinutes: 3 } },

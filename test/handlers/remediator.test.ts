@@ -543,7 +543,7 @@ describe('remediator: plan-subnet-capacity', () => {
       await findingEvent('subnet-ip-exhaustion', { subnets: ['subnet-a'] }),
       CONTEXT,
       deps({ planSubnetCapacity: { mode: 'dry-run' } }, [
-        { name: 'prod', discoveryTagKey: 'example.com/karpenter', discoveryTagValue: 'prod-subnets' },
+        { name: 'prod', discoveryTag: { key: 'example.com/karpenter', value: 'prod-subnets' } },
       ]),
     );
 

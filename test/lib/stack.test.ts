@@ -76,10 +76,15 @@ describe('KarpenterDoctorStack', () => {
     expect(vars.INCIDENT_TABLE_NAME).toEqual({ Ref: expect.stringMatching(/^IncidentsTable/) });
     expect(vars.FINDINGS_TOPIC_ARN).toEqual({ Ref: expect.stringMatching(/^FindingsTopic/) });
     expect(vars.EVENT_BUS_NAME).toBe('default');
-    expect(JSON.parse(vars.CLUSTERS as string)).toEqual([
-      { name: 'prod', systemNodegroup: 'system' },
-      { name: 'staging', discoveryTagKey: 'karpenter.sh/discovery', discoveryTagValue: 'staging' },
+    // Everything else travels in the settings file bundled beside the code (test/contracts/settings.test.ts).
+    expect(Object.keys(vars).sort()).toEqual([
+      'EVENT_BUS_NAME',
+      'FINDINGS_TOPIC_ARN',
+      'INCIDENT_TABLE_NAME',
+      'POWERTOOLS_SERVICE_NAME',
+      'SETTINGS_FILE',
     ]);
+    expect(vars.SETTINGS_FILE).toBe('settings.json');
 
     const statements = statementsOf(template, 'AnalyzerRole');
     const find = (action: string) => statements.find((s) => actionsOf([s]).includes(action));
@@ -295,10 +300,7 @@ describe('KarpenterDoctorStack', () => {
       ReservedConcurrentExecutions: 1,
       Runtime: 'nodejs24.x',
       Environment: {
-        Variables: Match.objectLike({
-          HEADROOM_THRESHOLDS: JSON.stringify({ minFreeIps: 64, minFreePercent: 10, horizonHours: 6 }),
-          RESOLVE_AFTER_MINUTES: '60',
-        }),
+        Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'headroom', SETTINGS_FILE: 'settings.json' }),
       },
     });
   });

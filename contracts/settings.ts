@@ -1,0 +1,64 @@
+import * as z from 'zod';
+import {
+  clusterSchema,
+  describeIssues,
+  headroomSchema,
+  karpenterSourcesSchema,
+  notificationsSchema,
+  remediationSchema,
+  windowsSchema,
+  type KarpenterDoctorConfig,
+} from './config';
+
+/**
+ * The settings every function runs with: the part of the configuration that decides at run time
+ * (clusters, windows, limits, sources, thresholds, remediation), in one JSON document that the stack
+ * writes and the functions parse with this schema, the same pieces the configuration is validated by.
+ *
+ * It travels as a file bundled beside each function's code (`SETTINGS_FILE`), not in environment
+ * variables: a function's variables share 4 KB, which the cluster list alone fills at about 300
+ * clusters. Only names of the stack's resources (table, topic, bus) stay in the environment.
+ */
+export const functionSettingsSchema = z.strictObject({
+  clusters: z.array(clusterSchema).min(1, { error: 'expected at least one cluster' }),
+  windows: windowsSchema,
+  notifications: notificationsSchema,
+  karpenterSources: karpenterSourcesSchema,
+  headroom: headroomSchema,
+  remediation: remediationSchema,
+});
+
+export type FunctionSettings = z.output<typeof functionSettingsSchema>;
+
+/** The settings file's name in each function's code directory, beside index.js. */
+export const SETTINGS_FILE = 'settings.json';
+
+/** The settings of a validated configuration, as the stack writes them for every function. */
+export function functionSettingsOf(config: KarpenterDoctorConfig): FunctionSettings {
+  const { clusters, windows, notifications, karpenterSources, headroom, remediation } = config;
+  return { clusters, windows, notifications, karpenterSources, headroom, remediation };
+}
+
+/** The one serialisation of the settings. */
+export function serializeSettings(settings: FunctionSettings): string {
+  return `${JSON.stringify(settings)}\n`;
+}
+
+/** Missing or invalid settings: a deployment error, reported with the path of each bad key. */
+export class SettingsError extends Error {
+  override readonly name = 'SettingsError';
+}
+
+/** Parses and validates a settings document; `source` (the file) names it in the error. */
+export function parseSettings(text: string, source: string): FunctionSettings {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(`The settings ${source} are not JSON: ${(error as Error).message}`);
+  }
+  const result = functionSettingsSchema.safeParse(document, { reportInput: true });
+  if (result.success) return result.data;
+  const problems = describeIssues(result.error.issues, functionSettingsSchema, 'settings');
+  throw new SettingsError(`Invalid karpenter-doctor function settings (${source}):\n${problems.join('\n')}`);
+}
