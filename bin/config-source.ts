@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { App } from 'aws-cdk-lib';
+import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { ConfigError, parseConfig, type KarpenterDoctorConfig } from '../contracts/config';
 
 /**
- * Reads the configuration from `-c config=<path>` (a JSON file), or from the `karpenterDoctor`
- * context key (an object, or a JSON string when given on the command line). Errors name the source.
+ * Reads the configuration from `-c config=<path>` (JSON with comments), or from the `karpenterDoctor`
+ * context key (an object, or a JSON string when given on the command line). Errors name the source,
+ * and for a file the line and column of each problem.
  */
 export function configFromContext(app: App): KarpenterDoctorConfig {
   const path = app.node.tryGetContext('config') as unknown;
@@ -17,15 +19,7 @@ export function configFromContext(app: App): KarpenterDoctorConfig {
     } catch (error) {
       throw new ConfigError(`Cannot read the karpenter-doctor configuration ${path}: ${(error as Error).message}`);
     }
-    let document: unknown;
-    try {
-      document = JSON.parse(stripJsonComments(text));
-    } catch (error) {
-      throw new ConfigError(
-        `The karpenter-doctor configuration ${path} is not valid JSON: ${(error as Error).message}`,
-      );
-    }
-    return parseConfig(document, path);
+    return parseConfigFile(text, path);
   }
   if (inline !== undefined) {
     let document = inline;
@@ -44,61 +38,50 @@ export function configFromContext(app: App): KarpenterDoctorConfig {
 }
 
 /**
- * Removes `//` and `/* … *\/` comments and trailing commas outside strings, so the config file can
- * explain itself (JSON with comments, as in tsconfig.json). Line breaks are kept, so JSON errors
- * keep their line numbers.
+ * Parses a configuration file: JSON with comments and trailing commas (as in tsconfig.json), read by
+ * jsonc-parser. A syntax error and every schema problem are reported as `<file>:<line>:<column>`.
  */
-export function stripJsonComments(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    const next = text[i + 1];
-    if (inString) {
-      out += char;
-      if (char === '\\') {
-        out += next ?? '';
-        i++;
-      } else if (char === '"') {
-        inString = false;
-      }
-    } else if (char === '"') {
-      inString = true;
-      out += char;
-    } else if (char === '/' && next === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-      out += '\n';
-    } else if (char === '/' && next === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const comment = text.slice(i, end === -1 ? text.length : end + 2);
-      out += comment.replace(/[^\n]/g, ' ');
-      i += comment.length - 1;
-    } else {
-      out += char;
-    }
+export function parseConfigFile(text: string, file: string): KarpenterDoctorConfig {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length > 0 || tree === undefined) {
+    const problems = errors.map(
+      (e) => `  ${file}:${lineColumn(text, e.offset)}: ${describeSyntax(printParseErrorCode(e.error))}`,
+    );
+    throw new ConfigError(
+      `The karpenter-doctor configuration ${file} is not valid JSON with comments:\n${problems.join('\n') || '  (empty file)'}`,
+    );
   }
-  return withoutTrailingCommas(out);
+  return parseConfig(getNodeValue(tree) as unknown, file, (path) => {
+    // A missing key is reported where its object is.
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = findNodeAtLocation(tree, path.slice(0, depth) as Array<string | number>);
+      if (node) return `${file}:${lineColumn(text, node.offset)}`;
+    }
+    return undefined;
+  });
 }
 
-function withoutTrailingCommas(text: string): string {
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (inString) {
-      if (char === '\\') {
-        out += char + (text[i + 1] ?? '');
-        i++;
-        continue;
-      }
-      if (char === '"') inString = false;
-    } else if (char === '"') {
-      inString = true;
-    } else if (char === ',' && /^\s*[}\]]/.test(text.slice(i + 1, i + 200))) {
-      out += ' ';
-      continue;
-    }
-    out += char;
-  }
-  return out;
+/** 1-based `line:column` of a character offset. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return `${line}:${offset - before.lastIndexOf('\n')}`;
 }
+
+const SYNTAX: Record<string, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'invalid number',
+  PropertyNameExpected: 'expected a key in double quotes',
+  ValueExpected: 'expected a value',
+  ColonExpected: 'expected ":"',
+  CommaExpected: 'expected ","',
+  CloseBraceExpected: 'expected "}"',
+  CloseBracketExpected: 'expected "]"',
+  EndOfFileExpected: 'expected the end of the file',
+  InvalidCommentToken: 'invalid comment',
+  UnexpectedEndOfComment: 'unterminated comment',
+  UnexpectedEndOfString: 'unterminated string',
+};
+
+const describeSyntax = (code: string): string => SYNTAX[code] ?? code;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { filterPatternProblems } from './filter-pattern';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
 /**
@@ -20,31 +21,41 @@ const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^)]+
 
 const mode = z.enum(REMEDIATION_MODES, { error: 'expected "off", "dry-run" or "apply"' });
 
-export const clusterSchema = z.strictObject({
-  name: z.string().regex(CLUSTER_NAME, {
-    error: 'expected an EKS cluster name: letters, digits, "-" and "_", starting with a letter or digit, at most 100',
-  }),
-  /** The account the cluster runs in; the deploying account when left out. */
-  account: z
-    .string({ error: 'expected an AWS account id of 12 digits, as a string in quotes' })
-    .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' })
-    .optional(),
-  logGroups: z
-    .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
-    .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
-  filterPattern: z
-    .string()
-    .max(1024, { error: 'expected a filter pattern of at most 1,024 characters (CloudWatch Logs limit)' })
-    .optional(),
-  systemNodegroup: z.string().regex(GROUP_NAME, { error: 'expected a managed node group name' }).optional(),
-  systemAutoScalingGroup: z.string().regex(GROUP_NAME, { error: 'expected an Auto Scaling group name' }).optional(),
-  discoveryTag: z
-    .strictObject({
-      key: z.string().min(1).max(128),
-      value: z.string().min(1).max(256).optional(),
-    })
-    .optional(),
-});
+export const clusterSchema = z
+  .strictObject({
+    name: z.string().regex(CLUSTER_NAME, {
+      error: 'expected an EKS cluster name: letters, digits, "-" and "_", starting with a letter or digit, at most 100',
+    }),
+    /** The account the cluster runs in; the deploying account when left out. */
+    account: z
+      .string({ error: 'expected an AWS account id of 12 digits, as a string in quotes' })
+      .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' })
+      .optional(),
+    logGroups: z
+      .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
+      .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
+    /** Checked with the cluster's name below (filterPatternProblems). */
+    filterPattern: z.string({ error: 'expected a CloudWatch Logs filter pattern, as a string' }).optional(),
+    systemNodegroup: z.string().regex(GROUP_NAME, { error: 'expected a managed node group name' }).optional(),
+    systemAutoScalingGroup: z.string().regex(GROUP_NAME, { error: 'expected an Auto Scaling group name' }).optional(),
+    discoveryTag: z
+      .strictObject({
+        key: z.string().min(1).max(128),
+        value: z.string().min(1).max(256).optional(),
+      })
+      .optional(),
+  })
+  .superRefine((cluster, context) => {
+    if (cluster.filterPattern === undefined) return;
+    for (const problem of filterPatternProblems(cluster.filterPattern)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['filterPattern'],
+        input: cluster.filterPattern,
+        message: `the filter pattern of cluster ${cluster.name} ${problem}`,
+      });
+    }
+  });
 
 export const windowsSchema = z.strictObject({
   suppressMinutes: z.number().int().min(0).max(1440).default(5),
@@ -222,11 +233,14 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Validates a parsed configuration document; `source` names it in the error. */
-export function parseConfig(document: unknown, source: string): KarpenterDoctorConfig {
+/** Where the value at a path stands in the source (`file:line:column`), when the source is text. */
+export type Locate = (path: readonly PropertyKey[]) => string | undefined;
+
+/** Validates a parsed configuration document; `source` names it in the error, `locate` each problem. */
+export function parseConfig(document: unknown, source: string, locate?: Locate): KarpenterDoctorConfig {
   const result = configSchema.safeParse(document, { reportInput: true });
   if (result.success) return result.data;
-  const problems = describeIssues(result.error.issues, configSchema, 'config');
+  const problems = describeIssues(result.error.issues, configSchema, 'config', locate);
   throw new ConfigError(`Invalid karpenter-doctor configuration (${source}):\n${problems.join('\n')}`);
 }
 
@@ -234,11 +248,21 @@ export function parseConfig(document: unknown, source: string): KarpenterDoctorC
  * One line per problem: the key by its path under `root` (`config.clusters[0].name`), the value
  * found, and what is allowed; an unknown key lists the keys allowed where it stands.
  */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], schema: z.ZodType, root: string): string[] {
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  schema: z.ZodType,
+  root: string,
+  locate?: Locate,
+): string[] {
   return issues.map((issue) => {
-    const key = [root, ...issue.path]
-      .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-      .join('');
+    const where = locate?.(issue.path);
+    const key =
+      (where ? `${where}: ` : '') +
+      [root, ...issue.path]
+        .map((part, index) =>
+          typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`,
+        )
+        .join('');
     if (issue.code === 'unrecognized_keys') {
       const allowed = allowedKeysAt(schema, issue.path).filter((k) => k !== '$schema');
       return `  ${key}: unknown key ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; expected one of ${allowed.join(', ')}`;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stripJsonComments } from '../../bin/config-source';
+import { parseConfigFile } from '../../bin/config-source';
 import { ConfigError, parseConfig } from '../../contracts/config';
 import { ROOT } from '../helpers';
 
@@ -40,10 +40,7 @@ describe('parseConfig', () => {
 
   it('accepts the example config in the repository', () => {
     const text = readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8');
-    expect(parseConfig(JSON.parse(stripJsonComments(text)), 'example').clusters.map((c) => c.name)).toEqual([
-      'prod',
-      'staging',
-    ]);
+    expect(parseConfigFile(text, 'example').clusters.map((c) => c.name)).toEqual(['prod', 'staging']);
   });
 
   it.each([
@@ -115,28 +112,65 @@ describe('parseConfig', () => {
   });
 });
 
-describe('stripJsonComments', () => {
-  it('removes line and block comments but not comment-like text inside strings', () => {
-    const text = '{\n  // a comment\n  "url": "https://example.com/a//b", /* block\n comment */ "n": 1 // end\n}';
-    expect(JSON.parse(stripJsonComments(text))).toEqual({ url: 'https://example.com/a//b', n: 1 });
+describe('parseConfigFile (JSON with comments)', () => {
+  const messageOfFile = (text: string): string => {
+    try {
+      parseConfigFile(text, 'doctor.jsonc');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    throw new Error('the config was accepted');
+  };
+  const cluster = '{"name": "prod", "logGroups": ["/eks/prod"]}';
+
+  it('reads line and block comments but not comment-like text inside strings', () => {
+    const text = `{\n  // a comment\n  "clusters": [${cluster}], /* block\n comment */ "$schema": "https://example.com/a//b" // end\n}`;
+    expect(parseConfigFile(text, 'doctor.jsonc').$schema).toBe('https://example.com/a//b');
   });
 
-  it('removes trailing commas, as formatters write them', () => {
-    expect(JSON.parse(stripJsonComments('{"a": [1, 2,],\n "b": "x,]",\n}'))).toEqual({ a: [1, 2], b: 'x,]' });
+  it('reads trailing commas, as formatters write them', () => {
+    expect(parseConfigFile(`{"clusters": [${cluster},],\n "$schema": "x,]",\n}`, 'f').$schema).toBe('x,]');
   });
 
-  it('keeps escaped quotes inside strings', () => {
-    expect(JSON.parse(stripJsonComments('{"a": "say \\"hi\\" // not a comment"}'))).toEqual({
-      a: 'say "hi" // not a comment',
-    });
+  it('reads a comment of any length between a trailing comma and the closing brace', () => {
+    const long = `// ${'a long explanation, '.repeat(15)}`;
+    expect(long.length).toBeGreaterThan(200);
+    const text = `{\n  "clusters": [${cluster}],\n  "retainTable": false, ${long}\n}\n`;
+    expect(parseConfigFile(text, 'doctor.jsonc').retainTable).toBe(false);
+    const block = `{"clusters": [${cluster}], "retainTable": false, /* ${'x'.repeat(300)} */ }`;
+    expect(parseConfigFile(block, 'doctor.jsonc').retainTable).toBe(false);
+  });
+
+  it('reports a syntax error by file, line and column', () => {
+    const text = `{\n  "clusters": [${cluster}]\n  "retainTable": false\n}`;
+    expect(messageOfFile(text)).toContain('doctor.jsonc:3:3: expected ","');
+    expect(messageOfFile('{"clusters": [}')).toContain('doctor.jsonc:1:');
+  });
+
+  it('reports a schema problem by file, line and column, and by key', () => {
+    const text = `{\n  "clusters": [\n    {"name": "prod", "logGroups": []}\n  ],\n  "reservedConcurrency": 500\n}`;
+    const message = messageOfFile(text);
+    expect(message).toContain('doctor.jsonc:3:35: config.clusters[0].logGroups = []: expected at least one log group');
+    expect(message).toContain('doctor.jsonc:5:26: config.reservedConcurrency = 500: expected at most 100');
+  });
+
+  it('reports a missing key where its object is', () => {
+    expect(messageOfFile('{\n  "clusters": [{"logGroups": ["/x"]}]\n}')).toContain(
+      'doctor.jsonc:2:16: config.clusters[0].name = (missing)',
+    );
   });
 });
 
 describe('cdk synth with a bad config', () => {
   it('fails with the validation message and no stack trace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'karpenter-doctor-config-'));
-    const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ clusters: [{ name: 'prod', logGroups: [] }], reservedConcurrency: 1000 }));
+    const file = join(dir, 'bad.jsonc');
+    const clusters = [
+      { name: 'prod', logGroups: [] },
+      { name: 'batch', logGroups: ['/eks/batch'], filterPattern: '{ $.level = "error"' },
+    ];
+    writeFileSync(file, `// a bad config\n${JSON.stringify({ clusters, reservedConcurrency: 1000 }, null, 2)}\n`);
 
     const result = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'bin/app.ts'], {
       cwd: ROOT,
@@ -147,8 +181,11 @@ describe('cdk synth with a bad config', () => {
     rmSync(dir, { recursive: true, force: true });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`Invalid karpenter-doctor configuration (${file}):`);
-    expect(result.stderr).toContain('config.clusters[0].logGroups = []: expected at least one log group');
-    expect(result.stderr).toContain('config.reservedConcurrency = 1000: expected at most 100');
+    expect(result.stderr).toContain(`${file}:6:20: config.clusters[0].logGroups = []: expected at least one log group`);
+    expect(result.stderr).toContain(
+      `${file}:13:24: config.clusters[1].filterPattern = "{ $.level = \\"error\\"": the filter pattern of cluster batch starts a JSON pattern with "{" but does not end with "}"`,
+    );
+    expect(result.stderr).toContain(`${file}:16:26: config.reservedConcurrency = 1000: expected at most 100`);
     expect(result.stderr).not.toContain('    at ');
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripJsonComments } from '../../bin/config-source';
+import { parseConfigFile } from '../../bin/config-source';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import { ROOT } from '../helpers';
 
@@ -32,9 +32,8 @@ describe('docs/fluent-bit/kubernetes-events.conf', () => {
   });
 
   it('writes to a log group that the example config subscribes', () => {
-    const example = JSON.parse(
-      stripJsonComments(readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8')),
-    ) as { clusters: Array<{ logGroups: string[] }> };
+    const file = join(ROOT, 'config', 'karpenter-doctor.example.jsonc');
+    const example = parseConfigFile(readFileSync(file, 'utf8'), file);
     expect(example.clusters.flatMap((c) => c.logGroups)).toContain(output.keys.log_group_name);
   });
 

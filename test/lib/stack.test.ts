@@ -3,14 +3,14 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stripJsonComments } from '../../bin/config-source';
+import { parseConfigFile } from '../../bin/config-source';
 import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
 import { invokeSourcesOf } from '../../lib/constructs/log-subscriptions';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
 import { ROOT } from '../helpers';
 
-const EXAMPLE = parseConfig(
-  JSON.parse(stripJsonComments(readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8'))),
+const EXAMPLE = parseConfigFile(
+  readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8'),
   'example',
 );
 
