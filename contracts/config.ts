@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DEFAULT_HEADROOM, DEFAULT_KARPENTER_SOURCES, DEFAULT_NOTIFICATIONS, DEFAULT_WINDOWS } from './defaults';
 import { filterPatternProblems } from './filter-pattern';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
@@ -58,10 +59,10 @@ export const clusterSchema = z
   });
 
 export const windowsSchema = z.strictObject({
-  suppressMinutes: z.number().int().min(0).max(1440).default(5),
-  renotifyMinutes: z.number().int().min(5).max(10_080).default(360),
-  resolveMinutes: z.number().int().min(5).max(10_080).default(60),
-  retentionDays: z.number().int().min(1).max(365).default(14),
+  suppressMinutes: z.number().int().min(0).max(1440).default(DEFAULT_WINDOWS.suppressMinutes),
+  renotifyMinutes: z.number().int().min(5).max(10_080).default(DEFAULT_WINDOWS.renotifyMinutes),
+  resolveMinutes: z.number().int().min(5).max(10_080).default(DEFAULT_WINDOWS.resolveMinutes),
+  retentionDays: z.number().int().min(1).max(365).default(DEFAULT_WINDOWS.retentionDays),
 });
 
 export const remediationSchema = z.strictObject({
@@ -96,13 +97,13 @@ export const notificationsSchema = z.strictObject({
     .int()
     .min(1)
     .max(20, { error: 'expected at most 20; the rest of a delivery goes into one digest per cluster' })
-    .default(5),
+    .default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
   maxIncidentsPerDelivery: z
     .number()
     .int()
     .min(1)
     .max(200, { error: 'expected at most 200; the rest of a delivery is counted in the digest' })
-    .default(50),
+    .default(DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery),
 });
 
 const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -110,11 +111,11 @@ export const karpenterSourcesSchema = z.strictObject({
   namespaces: z
     .array(z.string().regex(K8S_NAME, { error: 'expected a Kubernetes namespace name' }))
     .min(1)
-    .default(['karpenter', 'kube-system']),
+    .default(() => [...DEFAULT_KARPENTER_SOURCES.namespaces]),
   containers: z
     .array(z.string().regex(K8S_NAME, { error: 'expected a container name' }))
     .min(1)
-    .default(['controller', 'karpenter']),
+    .default(() => [...DEFAULT_KARPENTER_SOURCES.containers]),
 });
 
 export const headroomSchema = z.strictObject({
@@ -123,9 +124,9 @@ export const headroomSchema = z.strictObject({
     .string()
     .regex(SCHEDULE, { error: 'expected a schedule expression such as "rate(5 minutes)" or "cron(0/5 * * * ? *)"' })
     .default('rate(5 minutes)'),
-  minFreeIps: z.number().int().min(0).default(64),
-  minFreePercent: z.number().min(0).max(100).default(10),
-  horizonHours: z.number().min(1).max(168).default(6),
+  minFreeIps: z.number().int().min(0).default(DEFAULT_HEADROOM.minFreeIps),
+  minFreePercent: z.number().min(0).max(100).default(DEFAULT_HEADROOM.minFreePercent),
+  horizonHours: z.number().min(1).max(168).default(DEFAULT_HEADROOM.horizonHours),
 });
 
 /**
@@ -191,7 +192,7 @@ export const configSchema = z
       .int()
       .min(0, { error: 'expected 0 (the kill switch) to 100' })
       .max(100, { error: 'expected at most 100; leave the rest of the account unreserved' })
-      .default(5),
+      .default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
     retainTable: z.boolean().default(true),
     organization: organizationSchema.optional(),
   })

@@ -1,3 +1,4 @@
+import { DEFAULT_NOTIFICATIONS } from '../../contracts/defaults';
 import { clusterScopeOf } from './account';
 import type { Incident } from './aggregate';
 import { CATALOG, severityOf, type RuleId } from './rules';
@@ -21,7 +22,12 @@ export interface DeliveryLimits {
   concurrency: number;
 }
 
-export const DEFAULT_LIMITS: DeliveryLimits = { maxNoticesPerCluster: 5, maxIncidentsPerDelivery: 50, concurrency: 8 };
+/** The configuration's default notifications, and eight calls in flight. */
+export const DEFAULT_LIMITS: DeliveryLimits = {
+  maxNoticesPerCluster: DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery,
+  maxIncidentsPerDelivery: DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery,
+  concurrency: 8,
+};
 
 /**
  * The incidents a delivery records one by one (the first `max`, most severe and most frequent first,

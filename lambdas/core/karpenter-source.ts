@@ -1,3 +1,4 @@
+import { DEFAULT_KARPENTER_SOURCES } from '../../contracts/defaults';
 import type { LogRecord } from './model';
 
 /**
@@ -16,10 +17,10 @@ export interface KarpenterSources {
   containers: string[];
 }
 
-/** The Helm chart's container is `controller`; the docs install into `karpenter` or `kube-system`. */
+/** The configuration's default sources. */
 export const DEFAULT_SOURCES: KarpenterSources = {
-  namespaces: ['karpenter', 'kube-system'],
-  containers: ['controller', 'karpenter'],
+  namespaces: [...DEFAULT_KARPENTER_SOURCES.namespaces],
+  containers: [...DEFAULT_KARPENTER_SOURCES.containers],
 };
 
 /** True when the record is Karpenter's (or a Kubernetes Event, or carries no pod metadata). */

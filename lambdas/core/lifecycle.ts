@@ -1,3 +1,4 @@
+import { DEFAULT_WINDOWS } from '../../contracts/defaults';
 import type { Evidence, Incident } from './aggregate';
 import { MAX_EVIDENCE } from './aggregate';
 import type { RuleId } from './rules/ids';
@@ -75,11 +76,12 @@ export interface LifecyclePolicy {
   resolveAfterMs: number;
 }
 
+/** The configuration's default windows. */
 export const DEFAULT_POLICY: LifecyclePolicy = {
-  renotifyAfterMs: 6 * 60 * 60_000,
-  suppressForMs: 5 * 60_000,
-  retainForMs: 14 * 24 * 60 * 60_000,
-  resolveAfterMs: 60 * 60_000,
+  renotifyAfterMs: DEFAULT_WINDOWS.renotifyMinutes * 60_000,
+  suppressForMs: DEFAULT_WINDOWS.suppressMinutes * 60_000,
+  retainForMs: DEFAULT_WINDOWS.retentionDays * 24 * 60 * 60_000,
+  resolveAfterMs: DEFAULT_WINDOWS.resolveMinutes * 60_000,
 };
 
 /**

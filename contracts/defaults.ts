@@ -1,0 +1,26 @@
+/**
+ * The defaults of the configuration that the core starts from too (the CLI runs without a
+ * configuration, and the tests build settings by hand): the schema in config.ts defaults to these,
+ * and the core derives its defaults from them. Plain data, no zod, so the core and the CLI bundle
+ * nothing more for them.
+ */
+
+/** `windows`: the incident lifecycle, in minutes and days. */
+export const DEFAULT_WINDOWS = {
+  suppressMinutes: 5,
+  renotifyMinutes: 360,
+  resolveMinutes: 60,
+  retentionDays: 14,
+} as const;
+
+/** `notifications`: per delivery and cluster. */
+export const DEFAULT_NOTIFICATIONS = { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 } as const;
+
+/** `karpenterSources`: the Helm chart's container is `controller`; the docs install into `karpenter` or `kube-system`. */
+export const DEFAULT_KARPENTER_SOURCES = {
+  namespaces: ['karpenter', 'kube-system'],
+  containers: ['controller', 'karpenter'],
+} as const;
+
+/** `headroom` thresholds. */
+export const DEFAULT_HEADROOM = { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 } as const;
