@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseSettings } from '../../contracts/settings';
 import { awslogsEvent } from '../support/awslogs';
 import { CONFIGS, synthesize } from './support/stack';
 
@@ -10,14 +11,23 @@ import { CONFIGS, synthesize } from './support/stack';
  */
 describe('the bundled analyzer', () => {
   const stack = synthesize(CONFIGS.example);
-  const asset = stack.template.Resources[stack.logicalIdAt('Analyzer/Function')]!.Metadata!['aws:asset:path'];
-  const dir = join(stack.outDir, String(asset));
+  const analyzer = stack.template.Resources[stack.logicalIdAt('Analyzer/Function')]!;
+  const dir = join(stack.outDir, String(analyzer.Metadata!['aws:asset:path']));
+  const variables = (analyzer.Properties as { Environment: { Variables: unknown } }).Environment.Variables as {
+    SETTINGS_FILE: string;
+  };
 
   it('keeps the AWS SDK out of the file a cold start loads, and bundles the AWS half beside it', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('@aws-sdk/');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./analyzer-aws")');
     expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).toContain('@aws-sdk/client-sns');
     expect(existsSync(join(dir, 'index.js.map'))).toBe(false);
+  });
+
+  it('bundles the settings beside index.js, where the environment points', () => {
+    expect(variables.SETTINGS_FILE).toBe('settings.json');
+    const settings = parseSettings(readFileSync(join(dir, variables.SETTINGS_FILE), 'utf8'), 'bundle');
+    expect(settings.clusters.map((c) => c.name)).toEqual(['prod', 'staging']);
   });
 
   it('handles a batch without an incident without loading the AWS half', () => {
@@ -38,6 +48,8 @@ describe('the bundled analyzer', () => {
         AWS_REGION: 'us-east-1',
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
+        // Relative, as the stack sets it: read from beside index.js.
+        SETTINGS_FILE: variables.SETTINGS_FILE,
       },
     });
     expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0 });
