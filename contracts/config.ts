@@ -58,6 +58,14 @@ export const clusterSchema = z
     }
   });
 
+/** At least one cluster, each name once. */
+export const clustersSchema = z
+  .array(clusterSchema)
+  .min(1, { error: 'expected at least one cluster' })
+  .refine((clusters) => new Set(clusters.map((c) => c.name)).size === clusters.length, {
+    error: 'expected each cluster name once',
+  });
+
 export const windowsSchema = z.strictObject({
   suppressMinutes: z.number().int().min(0).max(1440).default(DEFAULT_WINDOWS.suppressMinutes),
   renotifyMinutes: z.number().int().min(5).max(10_080).default(DEFAULT_WINDOWS.renotifyMinutes),
@@ -163,12 +171,7 @@ const organizationSchema = z
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
-    clusters: z
-      .array(clusterSchema)
-      .min(1, { error: 'expected at least one cluster' })
-      .refine((clusters) => new Set(clusters.map((c) => c.name)).size === clusters.length, {
-        error: 'expected each cluster name once',
-      }),
+    clusters: clustersSchema,
     alertEmails: z.array(z.email({ error: 'expected an email address' })).default([]),
     windows: windowsSchema.prefault({}),
     remediation: remediationSchema.prefault({}),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import {
-  clusterSchema,
+  clustersSchema,
   describeIssues,
   headroomSchema,
   karpenterSourcesSchema,
@@ -20,7 +20,7 @@ import {
  * clusters. Only names of the stack's resources (table, topic, bus) stay in the environment.
  */
 export const functionSettingsSchema = z.strictObject({
-  clusters: z.array(clusterSchema).min(1, { error: 'expected at least one cluster' }),
+  clusters: clustersSchema,
   windows: windowsSchema,
   notifications: notificationsSchema,
   karpenterSources: karpenterSourcesSchema,

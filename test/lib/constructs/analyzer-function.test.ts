@@ -1,18 +1,17 @@
 import { Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AnalyzerFunction, ANALYZER_LAZY_MODULES } from '../../../lib/constructs/analyzer-function';
-import { actionsOf, constructStack, nagFindings, resourcesOf, statement, statementsOf } from './support';
+import { actionsOf, constructStack, nagFindings, resourcesOf, settingsFor, statement, statementsOf } from './support';
 
 type Props = ConstructorParameters<typeof AnalyzerFunction>[2];
+
+const SETTINGS = settingsFor({ clusters: [{ name: 'prod', systemNodegroup: 'system' }, { name: 'staging' }] });
 
 function synth(extra: Partial<Props> = {}) {
   const { stack, outputs } = constructStack();
   const analyzer = new AnalyzerFunction(stack, 'Analyzer', {
     ...outputs,
-    clusters: [{ name: 'prod', systemNodegroup: 'system' }, { name: 'staging' }],
-    suppressMinutes: 5,
-    renotifyMinutes: 360,
-    retentionDays: 14,
+    settings: SETTINGS,
     ...extra,
   });
   return { stack, analyzer, template: Template.fromStack(stack) };
@@ -100,10 +99,7 @@ describe('AnalyzerFunction', () => {
           INCIDENT_TABLE_NAME: { Ref: 'TableCD117FA1' },
           FINDINGS_TOPIC_ARN: { Ref: Match.stringLikeRegexp('^Topic') },
           EVENT_BUS_NAME: { Ref: Match.stringLikeRegexp('^Bus') },
-          EVENT_SOURCE: 'io.karpenter-doctor',
-          SUPPRESS_MINUTES: '5',
-          RENOTIFY_AFTER_MINUTES: '360',
-          INCIDENT_RETENTION_DAYS: '14',
+          SETTINGS_FILE: 'settings.json',
           POWERTOOLS_SERVICE_NAME: 'analyzer',
         }),
       },
@@ -155,21 +151,15 @@ describe('AnalyzerFunction', () => {
 
   describe('refuses at synth', () => {
     it('no cluster: the EKS permissions name each one', () => {
-      expect(() => synth({ clusters: [] })).toThrow('AnalyzerFunction: clusters is empty');
-    });
-
-    it('a cluster named twice', () => {
-      expect(() => synth({ clusters: [{ name: 'prod' }, { name: 'prod' }] })).toThrow(
-        'AnalyzerFunction: clusters names "prod" twice',
+      expect(() => synth({ settings: { ...SETTINGS, clusters: [] } })).toThrow(
+        'AnalyzerFunction: invalid settings:\n  settings.clusters = []: expected at least one cluster',
       );
     });
 
-    it('cluster settings that would not fit the 4 KB environment', () => {
-      const clusters = Array.from({ length: 40 }, (_, i) => ({
-        name: `cluster-with-a-long-name-${i}`,
-        systemNodegroup: 'system-nodegroup',
-      }));
-      expect(() => synth({ clusters })).toThrow(/cluster settings take \d+ bytes of the analyzer's 4 KB environment/);
+    it('a cluster named twice', () => {
+      expect(() =>
+        synth({ settings: { ...SETTINGS, clusters: [SETTINGS.clusters[0]!, SETTINGS.clusters[0]!] } }),
+      ).toThrow('expected each cluster name once');
     });
 
     it.each([
@@ -178,15 +168,13 @@ describe('AnalyzerFunction', () => {
         'AnalyzerFunction: reservedConcurrency is -1; expected a whole number from 0 to 1000',
       ],
       [
-        { limits: { maxNoticesPerCluster: 0, maxIncidentsPerDelivery: 50 } },
-        'AnalyzerFunction: limits.maxNoticesPerCluster is 0; expected a whole number from 1 to 1000',
+        { settings: { ...SETTINGS, notifications: { maxNoticesPerDelivery: 0, maxIncidentsPerDelivery: 50 } } },
+        'settings.notifications.maxNoticesPerDelivery = 0',
       ],
       [
-        { limits: { maxNoticesPerCluster: 5, maxIncidentsPerDelivery: 2.5 } },
-        'AnalyzerFunction: limits.maxIncidentsPerDelivery is 2.5; expected a whole number from 1 to 1000',
+        { settings: { ...SETTINGS, windows: { ...SETTINGS.windows, retentionDays: 0 } } },
+        'settings.windows.retentionDays = 0',
       ],
-      [{ retentionDays: 0 }, 'AnalyzerFunction: retentionDays is 0; expected a whole number from 1 to 3650'],
-      [{ suppressMinutes: -5 }, 'AnalyzerFunction: suppressMinutes is -5; expected a whole number from 0 to 525600'],
     ])('invalid %j', (props, message) => {
       expect(() => synth(props as Partial<Props>)).toThrow(message);
     });

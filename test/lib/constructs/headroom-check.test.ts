@@ -1,20 +1,18 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { HeadroomCheck } from '../../../lib/constructs/headroom-check';
-import { actionsOf, constructStack, nagFindings, resourcesOf, statement, statementsOf } from './support';
+import { actionsOf, constructStack, nagFindings, resourcesOf, settingsFor, statement, statementsOf } from './support';
 
 type Props = ConstructorParameters<typeof HeadroomCheck>[2];
+
+const SETTINGS = settingsFor({
+  clusters: [{ name: 'prod' }, { name: 'staging', discoveryTag: { key: 'team', value: 'staging' } }],
+});
 
 function synth(extra: Partial<Props> = {}) {
   const { stack, outputs } = constructStack();
   const headroom = new HeadroomCheck(stack, 'Headroom', {
     ...outputs,
-    clusters: [{ name: 'prod' }, { name: 'staging', discoveryTagKey: 'team', discoveryTagValue: 'staging' }],
-    schedule: 'rate(5 minutes)',
-    thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
-    suppressMinutes: 5,
-    renotifyMinutes: 360,
-    resolveMinutes: 60,
-    retentionDays: 14,
+    settings: SETTINGS,
     ...extra,
   });
   return { stack, headroom, template: Template.fromStack(stack) };
@@ -100,18 +98,14 @@ describe('HeadroomCheck', () => {
     template.resourcePropertiesCountIs('AWS::SQS::Queue', { SqsManagedSseEnabled: true }, 2);
   });
 
-  it('passes its thresholds and windows in the environment, with the table, topic and bus it is granted', () => {
+  it('names its settings file in the environment, with the table, topic and bus it is granted', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({
           INCIDENT_TABLE_NAME: { Ref: Match.stringLikeRegexp('^Table') },
           FINDINGS_TOPIC_ARN: { Ref: Match.stringLikeRegexp('^Topic') },
           EVENT_BUS_NAME: { Ref: Match.stringLikeRegexp('^Bus') },
-          HEADROOM_THRESHOLDS: JSON.stringify({ minFreeIps: 64, minFreePercent: 10, horizonHours: 6 }),
-          RESOLVE_AFTER_MINUTES: '60',
-          SUPPRESS_MINUTES: '5',
-          RENOTIFY_AFTER_MINUTES: '360',
-          INCIDENT_RETENTION_DAYS: '14',
+          SETTINGS_FILE: 'settings.json',
           POWERTOOLS_SERVICE_NAME: 'headroom',
         }),
       },
@@ -139,28 +133,19 @@ describe('HeadroomCheck', () => {
   });
 
   describe('refuses at synth', () => {
+    const headroom = SETTINGS.headroom;
     it.each([
-      [{ clusters: [] }, 'HeadroomCheck: clusters is empty'],
-      [{ clusters: [{ name: 'a' }, { name: 'a' }] }, 'HeadroomCheck: clusters names "a" twice'],
+      [{ ...SETTINGS, clusters: [] }, 'settings.clusters = []: expected at least one cluster'],
       [
-        { schedule: 'every 5 minutes' },
-        'HeadroomCheck: schedule is "every 5 minutes"; expected rate(…), cron(…) or at(…), e.g. "rate(5 minutes)"',
+        { ...SETTINGS, headroom: { ...headroom, schedule: 'every 5 minutes' } },
+        'settings.headroom.schedule = "every 5 minutes"',
       ],
-      [
-        { thresholds: { minFreeIps: -1, minFreePercent: 10, horizonHours: 6 } },
-        'HeadroomCheck: thresholds.minFreeIps is -1; expected a whole number from 0 to 16777216',
-      ],
-      [
-        { thresholds: { minFreeIps: 64, minFreePercent: 120, horizonHours: 6 } },
-        'HeadroomCheck: thresholds.minFreePercent is 120; expected a number from 0 to 100',
-      ],
-      [
-        { thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 0 } },
-        'HeadroomCheck: thresholds.horizonHours is 0; expected a number from 1 to 720',
-      ],
-      [{ resolveMinutes: 0 }, 'HeadroomCheck: resolveMinutes is 0; expected a whole number from 1 to 525600'],
-    ])('%j', (props, message) => {
-      expect(() => synth(props as Partial<Props>)).toThrow(message);
+      [{ ...SETTINGS, headroom: { ...headroom, minFreeIps: -1 } }, 'settings.headroom.minFreeIps = -1'],
+      [{ ...SETTINGS, headroom: { ...headroom, minFreePercent: 120 } }, 'settings.headroom.minFreePercent = 120'],
+      [{ ...SETTINGS, headroom: { ...headroom, horizonHours: 0 } }, 'settings.headroom.horizonHours = 0'],
+      [{ ...SETTINGS, windows: { ...SETTINGS.windows, resolveMinutes: 0 } }, 'settings.windows.resolveMinutes = 0'],
+    ])('%j', (settings, message) => {
+      expect(() => synth({ settings })).toThrow(`HeadroomCheck: invalid settings:\n  ${message}`);
     });
   });
 });

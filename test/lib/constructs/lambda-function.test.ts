@@ -9,7 +9,7 @@ import {
   grantPublishing,
   onFailureQueue,
 } from '../../../lib/constructs/lambda-function';
-import { actionsOf, constructStack, resourceOf, resourcesOf, statement, statementsOf } from './support';
+import { actionsOf, constructStack, resourceOf, resourcesOf, settingsFor, statement, statementsOf } from './support';
 
 function synth(extra: Partial<Parameters<typeof bundledFunction>[1]> = {}) {
   const { stack, outputs } = constructStack();
@@ -20,6 +20,7 @@ function synth(extra: Partial<Parameters<typeof bundledFunction>[1]> = {}) {
     environment: { A: 'b' },
     timeout: Duration.seconds(30),
     reservedConcurrency: 3,
+    settings: settingsFor({ clusters: [{ name: 'prod' }] }),
     ...extra,
   });
   return { stack, scope, outputs, made };
@@ -37,7 +38,7 @@ describe('bundledFunction', () => {
       Timeout: 30,
       ReservedConcurrentExecutions: 3,
       Description: 'a test function',
-      Environment: { Variables: { A: 'b' } },
+      Environment: { Variables: { A: 'b', SETTINGS_FILE: 'settings.json' } },
       LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('^FnLogGroup') } },
     });
     template.hasResource('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 30 }, DeletionPolicy: 'Delete' });

@@ -1,9 +1,18 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Remediation } from '../../../lib/constructs/remediation';
-import { actionsOf, constructStack, nagFindings, resourcesOf, statement, statementsOf } from './support';
+import type { ClusterConfig } from '../../../contracts/config';
+import { actionsOf, constructStack, nagFindings, resourcesOf, settingsFor, statement, statementsOf } from './support';
 
 type Props = ConstructorParameters<typeof Remediation>[2];
-type Actions = Props['actions'];
+type Actions = Props['settings']['remediation'];
+
+const SETTINGS = settingsFor({
+  clusters: [
+    { name: 'prod', systemNodegroup: 'system' },
+    { name: 'legacy', systemAutoScalingGroup: 'legacy-system' },
+    { name: 'dev' },
+  ],
+});
 
 const DRY_RUN: Actions = {
   raiseSystemNodegroup: { mode: 'dry-run', maxMinSize: 3 },
@@ -21,18 +30,14 @@ const OFF: Actions = {
   planSubnetCapacity: { mode: 'off' },
 };
 
-function synth(actions: Actions, extra: Partial<Props> = {}) {
+function synth(actions: Actions, extra: Partial<Props> & { clusters?: ClusterConfig[] } = {}) {
   const { stack, outputs } = constructStack();
+  const { clusters = SETTINGS.clusters, ...rest } = extra;
   const remediation = new Remediation(stack, 'Remediation', {
     ...outputs,
     eventSource: 'io.karpenter-doctor',
-    clusters: [
-      { name: 'prod', systemNodegroup: 'system' },
-      { name: 'legacy', systemAutoScalingGroup: 'legacy-system' },
-      { name: 'dev' },
-    ],
-    actions,
-    ...extra,
+    settings: { ...SETTINGS, clusters, remediation: actions },
+    ...rest,
   });
   return { stack, remediation, template: Template.fromStack(stack) };
 }
@@ -124,13 +129,12 @@ describe('Remediation', () => {
       template.hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 2 });
     });
 
-    it('passes its actions and the event source in the environment', () => {
+    it('names its settings file in the environment', () => {
       template.hasResourceProperties('AWS::Lambda::Function', {
         Environment: {
           Variables: Match.objectLike({
             INCIDENT_TABLE_NAME: { Ref: Match.stringLikeRegexp('^Table') },
-            EVENT_SOURCE: 'io.karpenter-doctor',
-            REMEDIATION: JSON.stringify(DRY_RUN),
+            SETTINGS_FILE: 'settings.json',
             POWERTOOLS_SERVICE_NAME: 'remediator',
           }),
         },
@@ -178,7 +182,7 @@ describe('Remediation', () => {
     });
 
     it('grants no group change when no system group is configured', () => {
-      const { template } = synth(APPLY, { clusters: [{ name: 'dev' }] });
+      const { template } = synth(APPLY, { clusters: [{ name: 'dev', logGroups: ['/eks/dev'] }] });
       const changes = actionsOf(statementsOf(template, 'RemediationRole')).filter((a) => CHANGES.test(a));
       expect(changes).toEqual(['servicequotas:RequestServiceQuotaIncrease']);
     });
@@ -203,25 +207,25 @@ describe('Remediation', () => {
   describe('refuses at synth', () => {
     it.each([
       [{ actions: OFF }, 'Remediation: every action is "off"; turn one on, or leave the construct out'],
-      [{ clusters: [] }, 'Remediation: clusters is empty'],
+      [{ clusters: [] }, 'Remediation: invalid settings:\n  settings.clusters = []: expected at least one cluster'],
       [
         { eventSource: 'aws.karpenter' },
         'Remediation: eventSource is "aws.karpenter"; EventBridge reserves the "aws." prefix for AWS services',
       ],
       [
         { actions: { ...DRY_RUN, raiseSystemNodegroup: { mode: 'apply', maxMinSize: 0 } } },
-        'Remediation: actions.raiseSystemNodegroup.maxMinSize is 0; expected a whole number from 1 to 1000',
+        'settings.remediation.raiseSystemNodegroup.maxMinSize = 0',
       ],
       [
         { actions: { ...DRY_RUN, requestQuotaIncrease: { mode: 'apply', maxValue: 0, windowHours: 24 } } },
-        'Remediation: actions.requestQuotaIncrease.maxValue is 0; expected a number from 1 to 10000',
+        'settings.remediation.requestQuotaIncrease.maxValue = 0',
       ],
       [
         { actions: { ...DRY_RUN, requestQuotaIncrease: { mode: 'apply', maxValue: 512, windowHours: 0.5 } } },
-        'Remediation: actions.requestQuotaIncrease.windowHours is 0.5; expected a whole number from 1 to 8760',
+        'settings.remediation.requestQuotaIncrease.windowHours = 0.5',
       ],
     ])('%j', (props, message) => {
-      const { actions, ...rest } = props as Partial<Props>;
+      const { actions, ...rest } = props as Partial<Props> & { actions?: Actions; clusters?: ClusterConfig[] };
       expect(() => synth(actions ?? DRY_RUN, rest)).toThrow(message);
     });
   });

@@ -1,3 +1,5 @@
+import { parseConfig, type ClusterConfig } from '../../../contracts/config';
+import { functionSettingsOf, type FunctionSettings } from '../../../contracts/settings';
 import { App, Aspects, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -72,4 +74,16 @@ export function resourceOf(template: Template, type: string, prefix: string): { 
   const found = Object.entries(template.findResources(type)).filter(([id]) => id.startsWith(prefix));
   if (found.length !== 1) throw new Error(`expected one ${type} ${prefix}…, found ${found.length}`);
   return found[0]![1] as { Properties: Record<string, unknown> };
+}
+
+/**
+ * The settings the stack would give the functions for this configuration (clusters get a log group
+ * each when they name none), validated and defaulted by the configuration schema.
+ */
+export function settingsFor(config: {
+  clusters: Array<Omit<ClusterConfig, 'logGroups'> & { logGroups?: string[] }>;
+  [key: string]: unknown;
+}): FunctionSettings {
+  const clusters = config.clusters.map((c) => ({ logGroups: [`/eks/${c.name}/karpenter`], ...c }));
+  return functionSettingsOf(parseConfig({ ...config, clusters }, 'test'));
 }
