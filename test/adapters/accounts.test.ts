@@ -126,8 +126,8 @@ describe('accountEnrichers', () => {
   const settings = (cluster: string, account: string | undefined) =>
     clusterSettingsOf(
       [
-        { name: 'prod', discoveryTagValue: 'home-prod' },
-        { name: 'prod', account: SPOKE_A, discoveryTagValue: 'spoke-prod' },
+        { name: 'prod', discoveryTag: { key: 'karpenter.sh/discovery', value: 'home-prod' } },
+        { name: 'prod', account: SPOKE_A, discoveryTag: { key: 'karpenter.sh/discovery', value: 'spoke-prod' } },
       ],
       cluster,
       account,
