@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { handler } from '../../lambdas/handlers/analyzer';
+import { settingsFileFor } from '../support/settings-file';
 
 /**
  * The functions log through Powertools with the Lambda context: every line names the request and
@@ -12,6 +13,7 @@ const ENV = {
   AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
   INCIDENT_TABLE_NAME: 'karpenter-doctor-incidents',
   FINDINGS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:111122223333:karpenter-doctor-findings',
+  SETTINGS_FILE: settingsFileFor(),
 };
 const saved = Object.fromEntries(Object.keys(ENV).map((key) => [key, process.env[key]]));
 

@@ -11,6 +11,7 @@ import { analyzeStream } from '../../lambdas/handlers/stream-analyzer';
 import { awslogsEvent, controlMessageEvent, kinesisEvent, subnetExhaustionLine } from '../support/awslogs';
 import { ACCOUNT, testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { settingsFileFor } from '../support/settings-file';
 
 const ec2 = mockClient(EC2Client);
 const sns = mockClient(SNSClient);
@@ -132,6 +133,7 @@ describe('stream analyzer', () => {
   it('is what the Lambda entry point runs for a Kinesis batch, answering with the partial batch response', async () => {
     process.env.INCIDENT_TABLE_NAME = tableName;
     process.env.FINDINGS_TOPIC_ARN = testSettings(tableName).topicArn;
+    process.env.SETTINGS_FILE = settingsFileFor();
     try {
       const response = await handler(
         kinesisEvent(['%%%', controlMessageEvent().awslogs.data]) as never,
@@ -146,6 +148,7 @@ describe('stream analyzer', () => {
     } finally {
       delete process.env.INCIDENT_TABLE_NAME;
       delete process.env.FINDINGS_TOPIC_ARN;
+      delete process.env.SETTINGS_FILE;
     }
   });
 });
