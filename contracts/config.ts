@@ -12,6 +12,8 @@ import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 /** CloudWatch Logs group names: 1–512 characters of letters, digits, `_ - / . #`. */
 const LOG_GROUP_NAME = /^[\w\-/.#]{1,512}$/;
+/** A log group name, or a pattern: a name prefix followed by `*` (every group whose name starts with it). */
+const LOG_GROUP_OR_PATTERN = /^(?:[\w\-/.#]{1,512}|[\w\-/.#]{1,511}\*)$/;
 /** Node group and Auto Scaling group names. */
 const GROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_.\-]{0,254}$/;
 /** An AWS account id: twelve digits. */
@@ -33,7 +35,11 @@ export const clusterSchema = z
       .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' })
       .optional(),
     logGroups: z
-      .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
+      .array(
+        z.string().regex(LOG_GROUP_OR_PATTERN, {
+          error: 'expected a CloudWatch Logs log group name, or a name prefix ending in * (account policy only)',
+        }),
+      )
       .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
     /** Checked with the cluster's name below (filterPatternProblems). */
     filterPattern: z.string({ error: 'expected a CloudWatch Logs filter pattern, as a string' }).optional(),
@@ -62,8 +68,8 @@ export const clusterSchema = z
 export const clustersSchema = z
   .array(clusterSchema)
   .min(1, { error: 'expected at least one cluster' })
-  .refine((clusters) => new Set(clusters.map((c) => c.name)).size === clusters.length, {
-    error: 'expected each cluster name once',
+  .refine((clusters) => new Set(clusters.map((c) => `${c.account ?? ''}/${c.name}`)).size === clusters.length, {
+    error: 'expected each cluster name once per account',
   });
 
 export const windowsSchema = z.strictObject({
@@ -112,6 +118,20 @@ export const notificationsSchema = z.strictObject({
     .min(1)
     .max(200, { error: 'expected at most 200; the rest of a delivery is counted in the digest' })
     .default(DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery),
+});
+
+export const SUBSCRIPTION_MODES = ['auto', 'log-groups', 'account-policy'] as const;
+
+const subscriptionsSchema = z.strictObject({
+  mode: z.enum(SUBSCRIPTION_MODES, { error: 'expected "auto", "log-groups" or "account-policy"' }).default('auto'),
+  accountPolicyFrom: z.number().int().min(1).max(100_000).default(200),
+  exclude: z
+    .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
+    .default([]),
+  filterPattern: z
+    .string()
+    .max(1024, { error: 'expected a filter pattern of at most 1,024 characters (CloudWatch Logs limit)' })
+    .optional(),
 });
 
 const K8S_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
@@ -178,6 +198,7 @@ export const configSchema = z
     notifications: notificationsSchema.prefault({}),
     karpenterSources: karpenterSourcesSchema.prefault({}),
     headroom: headroomSchema.prefault({}),
+    subscriptions: subscriptionsSchema.prefault({}),
     eventBusName: z
       .string()
       .regex(EVENT_BUS_NAME, { error: 'expected an event bus name (letters, digits, . - _ /)' })
@@ -202,8 +223,28 @@ export const configSchema = z
   .superRefine((config, context) => {
     const seen = new Map<string, string>();
     config.clusters.forEach((cluster, index) => {
+      if (cluster.filterPattern !== undefined && config.subscriptions.mode === 'account-policy') {
+        context.addIssue({
+          code: 'custom',
+          path: ['clusters', index, 'filterPattern'],
+          input: cluster.filterPattern,
+          message:
+            'expected no filter pattern per cluster with subscriptions.mode "account-policy", which has one for every log group (subscriptions.filterPattern)',
+        });
+      }
       cluster.logGroups.forEach((group, groupIndex) => {
-        const owner = seen.get(group);
+        if (group.endsWith('*') && config.subscriptions.mode === 'log-groups') {
+          context.addIssue({
+            code: 'custom',
+            path: ['clusters', index, 'logGroups', groupIndex],
+            input: group,
+            message:
+              'expected a log group name: a pattern can only be subscribed by the account policy (subscriptions.mode "auto" or "account-policy")',
+          });
+        }
+        // The same group name in two accounts is two groups.
+        const key = `${cluster.account ?? ''}\u0000${group}`;
+        const owner = seen.get(key);
         if (owner !== undefined) {
           context.addIssue({
             code: 'custom',
@@ -212,7 +253,7 @@ export const configSchema = z
             message: `expected each log group once; it is already subscribed for cluster ${owner}`,
           });
         }
-        seen.set(group, cluster.name);
+        seen.set(key, cluster.name);
         if (/^\/aws\/lambda\/.*karpenter-?doctor/i.test(group)) {
           context.addIssue({
             code: 'custom',
@@ -231,6 +272,8 @@ export type ClusterConfig = KarpenterDoctorConfig['clusters'][number];
 export type OrganizationConfig = NonNullable<KarpenterDoctorConfig['organization']>;
 /** Mode and caps per remediation action. */
 export type RemediationConfig = KarpenterDoctorConfig['remediation'];
+/** How log groups are subscribed. */
+export type SubscriptionsConfig = KarpenterDoctorConfig['subscriptions'];
 
 /** An invalid configuration; the message lists every problem with its key, its value and what is allowed. */
 export class ConfigError extends Error {

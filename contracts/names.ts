@@ -13,14 +13,11 @@ export const ENV = {
 } as const;
 
 /**
- * Every subscription filter the stack creates is named `karpenter-doctor.<cluster>` (filter names may not
- * hold a colon; EKS cluster names hold no dot). The name comes
- * with every payload (`subscriptionFilters`), so the log group → cluster mapping needs no lookup and
- * no environment variable, whatever the number of log groups.
+ * The name of every subscription filter and of the account-level subscription filter policy the
+ * stacks create; the delivery-error alarm selects CloudWatch Logs' metrics by it. It says nothing
+ * about the cluster: the analyzer maps log groups to clusters from its settings
+ * (`lambdas/core/cluster.ts`), because anyone allowed to create a filter chooses its name.
  */
-export const FILTER_NAME_PREFIX = 'karpenter-doctor.';
-
-/** The name of the account-level subscription filter policy the stacks create. */
 export const SUBSCRIPTION_NAME = 'karpenter-doctor';
 
 export const METRICS_NAMESPACE = 'KarpenterDoctor';
@@ -61,4 +58,5 @@ export const METRIC = {
   digests: 'DigestsPublished',
   contendedIncidents: 'ContendedIncidents',
   refusedEvents: 'RefusedEvents',
+  unmappedDeliveries: 'UnmappedDeliveries',
 } as const;

@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { KarpenterDoctorConfig } from '../contracts/config';
 import { functionSettingsOf } from '../contracts/settings';
@@ -8,7 +8,7 @@ import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
 import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
-import { LogSubscriptions } from './constructs/log-subscriptions';
+import { LogSubscriptions, subscriptionModeOf } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
 import { allowAssumingSpokeRole, OrganizationStream, type DestinationAudience } from './constructs/organization-stream';
 import { Remediation } from './constructs/remediation';
@@ -61,11 +61,6 @@ export class KarpenterDoctorStack extends Stack {
       reservedConcurrency: config.reservedConcurrency,
     });
 
-    this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
-      target: { function: this.analyzer.function },
-      clusters: config.clusters,
-    });
-
     if (config.headroom.enabled) {
       this.headroom = new HeadroomCheck(this, 'Headroom', {
         table: this.incidents.table,
@@ -90,6 +85,22 @@ export class KarpenterDoctorStack extends Stack {
       });
     }
 
+    // The clusters of this account (those of other accounts are subscribed by their spoke stacks).
+    // Last, so that the account policy can exclude every log group the stack creates: they are the
+    // functions' own, and a function subscribed to its own log feeds on itself.
+    const ownLogGroups = this.node
+      .findAll()
+      .filter((c): c is LogGroup => c instanceof LogGroup)
+      .map((group) => group.logGroupName);
+    const local = config.clusters.filter((cluster) => cluster.account === undefined);
+    this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
+      target: { function: this.analyzer.function },
+      clusters: local,
+      mode: subscriptionModeOf(local, config.subscriptions),
+      exclude: [...ownLogGroups, ...config.subscriptions.exclude],
+      filterPattern: config.subscriptions.filterPattern,
+    });
+
     this.operations = new Operations(this, 'Operations', {
       analyzer: this.analyzer.function,
       headroom: this.headroom?.function,
@@ -99,7 +110,6 @@ export class KarpenterDoctorStack extends Stack {
       remediatorFailureQueue: this.remediation?.failureQueue,
       findingsTopic: this.findings.topic,
       alertEmails: config.alertEmails,
-      clusters: config.clusters,
     });
 
     if (config.organization) {

@@ -12,14 +12,14 @@ import {
 import { AccountPrincipal, ManagedPolicy, Role, type IRole, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
-import type { RemediationConfig } from '../contracts/config';
+import type { KarpenterDoctorConfig, RemediationConfig } from '../contracts/config';
 import { destinationArnOf, ENRICHMENT_ROLE_NAME, externalIdOf, REMEDIATION_ROLE_NAME } from '../contracts/organization';
 import { enrichmentAccess, remediationAccess, type Access, type AccessCluster } from './constructs/aws-access';
 import {
-  isPattern,
   LogSubscriptions,
+  subscriptionModeOf,
   type SubscribedCluster,
-  type SubscriptionMode,
+  type SubscriptionChoice,
 } from './constructs/log-subscriptions';
 
 /** One cluster of a spoke account: what is subscribed, and what the remediator may change. */
@@ -30,28 +30,6 @@ export interface SpokeAccount {
   /** Twelve digits. */
   readonly account: string;
   readonly clusters: readonly SpokeCluster[];
-}
-
-/** How each account subscribes its log groups. */
-export interface SpokeSubscriptions {
-  /**
-   * `auto` chooses the account policy for an account with `accountPolicyFrom` log groups or more, or
-   * with a pattern among them, and per-group filters below.
-   * @default 'auto'
-   */
-  readonly mode?: SubscriptionMode | 'auto';
-  /** @default DEFAULT_ACCOUNT_POLICY_FROM */
-  readonly accountPolicyFrom?: number;
-  /**
-   * Log groups the account policy never subscribes.
-   * @default - none
-   */
-  readonly exclude?: readonly string[];
-  /**
-   * The account policy's filter pattern.
-   * @default - the default pattern
-   */
-  readonly filterPattern?: string;
 }
 
 export interface KarpenterDoctorSpokeStackProps extends StackProps {
@@ -68,13 +46,10 @@ export interface KarpenterDoctorSpokeStackProps extends StackProps {
    */
   readonly centralPrincipalArns?: readonly string[];
   /** @default - auto */
-  readonly subscriptions?: SpokeSubscriptions;
+  readonly subscriptions?: SubscriptionChoice;
   /** Mode per action; the remediation role exists only when one is not off. */
   readonly remediation: RemediationConfig;
 }
-
-/** At this many log groups in one account, `auto` subscribes them with the account policy. */
-export const DEFAULT_ACCOUNT_POLICY_FROM = 200;
 
 /** IAM's limit on a managed policy document, in characters without whitespace. */
 const MANAGED_POLICY_CHARS = 6_144;
@@ -159,7 +134,7 @@ export class KarpenterDoctorSpokeStack extends Stack {
       this.subscriptions[account] = new LogSubscriptions(scope, 'Subscriptions', {
         target: { destinationArn },
         clusters,
-        mode: modeOf(clusters, props.subscriptions),
+        mode: subscriptionModeOf(clusters, props.subscriptions),
         exclude: props.subscriptions?.exclude,
         filterPattern: props.subscriptions?.filterPattern,
       });
@@ -169,15 +144,6 @@ export class KarpenterDoctorSpokeStack extends Stack {
       onlyIn(scope, condition);
     }
   }
-}
-
-/** The subscription mode of one account's clusters. */
-export function modeOf(clusters: readonly SubscribedCluster[], choice: SpokeSubscriptions = {}): SubscriptionMode {
-  const mode = choice.mode ?? 'auto';
-  if (mode !== 'auto') return mode;
-  const groups = clusters.flatMap((c) => c.logGroups);
-  const from = choice.accountPolicyFrom ?? DEFAULT_ACCOUNT_POLICY_FROM;
-  return groups.length >= from || groups.some(isPattern) ? 'account-policy' : 'log-groups';
 }
 
 /**
@@ -242,4 +208,14 @@ function onlyIn(scope: IConstruct, condition: CfnCondition): void {
   for (const node of scope.node.findAll()) {
     if (node instanceof CfnResource) node.cfnOptions.condition = condition;
   }
+}
+
+/** The clusters of the configuration that run in another account, grouped by account, in config order. */
+export function spokeAccountsOf(config: KarpenterDoctorConfig): SpokeAccount[] {
+  const accounts = new Map<string, SpokeCluster[]>();
+  for (const cluster of config.clusters) {
+    if (cluster.account === undefined) continue;
+    accounts.set(cluster.account, [...(accounts.get(cluster.account) ?? []), cluster]);
+  }
+  return [...accounts].map(([account, clusters]) => ({ account, clusters }));
 }

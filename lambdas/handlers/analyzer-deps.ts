@@ -4,7 +4,8 @@ import type { AnalyzerSettings } from '../shared/settings';
 
 /** What one invocation did; returned to Lambda and used by tests. */
 export interface AnalyzerResult {
-  outcome: 'control' | 'malformed' | 'no-findings' | 'duplicate' | 'processed';
+  /** `unmapped`: no configured cluster lists the delivery's log group; nothing was analysed. */
+  outcome: 'control' | 'malformed' | 'unmapped' | 'no-findings' | 'duplicate' | 'processed';
   cluster?: string;
   /** The cluster's account when it is not the deployment's own. */
   account?: string;

@@ -4,17 +4,17 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { FindingEnricher } from '../adapters/accounts';
 import { analyzeMessages } from '../core/analyze';
 import { accountOfOwner, keyAccountOf } from '../core/account';
-import { clusterOfDocument } from '../core/cluster';
+import { clusterResolver, type ClusterResolver } from '../core/cluster';
 import { isObject } from '../core/json';
 import { decodeSubscriptionData, type SubscriptionDocument } from '../core/subscription-payload';
 import { scopeOfArn } from '../core/events';
 import { emptyInputStats, fromDocument } from '../core/input';
 import { isKinesisEvent } from '../core/kinesis';
 import type { AwsClients } from '../shared/aws-clients';
-import { FILTER_NAME_PREFIX, METRIC } from '../../contracts/names';
+import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
-import { analyzerSettings } from '../shared/settings';
+import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
 export { PublishError, type InvocationContext };
@@ -54,12 +54,20 @@ export async function analyzeDocument(
   const result = emptyResult();
   if (document.messageType === 'CONTROL_MESSAGE') return { ...result, outcome: 'control' };
 
-  const cluster = clusterOfDocument(
-    document,
-    FILTER_NAME_PREFIX,
-    settings.clusters.map((c) => c.name),
-  );
-  const account = keyAccountOf(accountOfOwner(document.owner), scopeOfArn(context.invokedFunctionArn)?.account);
+  const home = scopeOfArn(context.invokedFunctionArn)?.account;
+  const owner = accountOfOwner(document.owner);
+  // The cluster comes from the configured log groups alone, never from the filter's name.
+  const cluster = resolverFor(settings, home)({ logGroup: document.logGroup, account: owner });
+  if (cluster === undefined) {
+    // Expected with the account policy, which delivers from every log group of the account.
+    logger.info('Delivery from a log group no configured cluster lists, skipped', {
+      logGroup: document.logGroup,
+      owner: document.owner,
+    });
+    metrics.addMetric(METRIC.unmappedDeliveries, MetricUnit.Count, 1);
+    return { ...result, outcome: 'unmapped' };
+  }
+  const account = keyAccountOf(owner, home);
   logger.appendKeys({ cluster, logGroup: document.logGroup, ...(account ? { account } : {}) });
   const stats = emptyInputStats();
   const analysis = analyzeMessages(fromDocument(document, stats), cluster, settings.sources, account);
@@ -90,6 +98,16 @@ export async function analyzeDocument(
   // From here on AWS is involved. Its code (and the AWS SDK) is loaded now, on the first batch that
   // has an incident, so that a cold start and a batch without one never pay for it.
   return awsPhase().recordAndNotify(document, analysis.incidents, result, context, deps);
+}
+
+let resolver: { settings: AnalyzerSettings; home?: string; resolve: ClusterResolver } | undefined;
+
+/** The log group → cluster mapping, compiled once per execution environment (per settings and home account). */
+function resolverFor(settings: AnalyzerSettings, home: string | undefined): ClusterResolver {
+  if (resolver?.settings !== settings || resolver.home !== home) {
+    resolver = { settings, home, resolve: clusterResolver(settings.clusters, accountOfOwner(home)) };
+  }
+  return resolver.resolve;
 }
 
 const emptyResult = (): AnalyzerResult => ({

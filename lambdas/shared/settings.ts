@@ -12,8 +12,8 @@ import type { LifecyclePolicy } from '../core/lifecycle';
 
 export { SettingsError };
 
-/** What the functions use of a configured cluster (contracts/config.ts); its log groups are the stack's business. */
-export type ClusterEntry = Omit<ClusterConfig, 'logGroups' | 'filterPattern'>;
+/** What the functions use of a configured cluster (contracts/config.ts): its log groups tell the analyzer which cluster a delivery is about. */
+export type ClusterEntry = Omit<ClusterConfig, 'filterPattern' | 'logGroups'> & { logGroups?: string[] };
 
 export interface AnalyzerSettings {
   tableName: string;

@@ -12,7 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Construct } from 'constructs';
-import { FILTER_NAME_PREFIX, SUBSCRIPTION_NAME } from '../../contracts/names';
+import { SUBSCRIPTION_NAME } from '../../contracts/names';
 import { defaultFilterPattern } from '../filter-pattern';
 
 /** The log groups of one cluster and how they are filtered. */
@@ -173,7 +173,7 @@ export class LogSubscriptions extends Construct {
           logGroup,
           destination,
           filterPattern: pattern,
-          filterName: `${FILTER_NAME_PREFIX}${cluster.name}`,
+          filterName: SUBSCRIPTION_NAME,
         });
         for (const permission of this.permissions) filter.node.addDependency(permission);
         this.filters.push(filter);
@@ -210,6 +210,43 @@ class DestinationArn implements ILogSubscriptionDestination {
 }
 
 export const isPattern = (logGroup: string): boolean => logGroup.endsWith('*');
+
+/** How the configuration chooses the subscription mode (`subscriptions` in the config). */
+export interface SubscriptionChoice {
+  /**
+   * `auto` chooses the account policy for an account with `accountPolicyFrom` log groups or more, or
+   * with a pattern among them, and per-group filters below.
+   * @default 'auto'
+   */
+  readonly mode?: SubscriptionMode | 'auto';
+  /** @default DEFAULT_ACCOUNT_POLICY_FROM */
+  readonly accountPolicyFrom?: number;
+  /**
+   * Log groups the account policy never subscribes.
+   * @default - none
+   */
+  readonly exclude?: readonly string[];
+  /**
+   * The account policy's filter pattern.
+   * @default - the default pattern
+   */
+  readonly filterPattern?: string;
+}
+
+/** At this many log groups in one account, `auto` subscribes them with the account policy. */
+export const DEFAULT_ACCOUNT_POLICY_FROM = 200;
+
+/** The subscription mode of one account's clusters. */
+export function subscriptionModeOf(
+  clusters: readonly SubscribedCluster[],
+  choice: SubscriptionChoice = {},
+): SubscriptionMode {
+  const mode = choice.mode ?? 'auto';
+  if (mode !== 'auto') return mode;
+  const groups = clusters.flatMap((c) => c.logGroups);
+  const from = choice.accountPolicyFrom ?? DEFAULT_ACCOUNT_POLICY_FROM;
+  return groups.length >= from || groups.some(isPattern) ? 'account-policy' : 'log-groups';
+}
 
 /**
  * The source ARN resource names (after `log-group:`) that admit exactly the configured groups' deliveries,

@@ -19,8 +19,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { FILTER_NAME_PREFIX, METRIC, METRICS_NAMESPACE } from '../../contracts/names';
-import type { SubscribedCluster } from './log-subscriptions';
+import { METRIC, METRICS_NAMESPACE, SUBSCRIPTION_NAME } from '../../contracts/names';
 
 export interface OperationsProps {
   readonly analyzer: IFunction;
@@ -49,7 +48,6 @@ export interface OperationsProps {
    * @default - none
    */
   readonly alertEmails?: readonly string[];
-  readonly clusters: readonly SubscribedCluster[];
   /**
    * Period of every alarm and graph.
    * @default Duration.minutes(5)
@@ -57,16 +55,14 @@ export interface OperationsProps {
   readonly period?: Duration;
 }
 
-/** CloudWatch alarms allow at most 10 metrics in one metric-math expression. */
-const METRICS_PER_ALARM = 10;
-
 /**
  * The alarms that tell the operator when karpenter-doctor itself is not working, and a dashboard of
  * what it sees. The alarms go to a topic of their own, encrypted with a key of its own that only
  * CloudWatch alarms of this account and region may use: a broken findings topic or key (disabled,
  * scheduled for deletion, policy edited) cannot also silence the alarms about it. A subscription that fails with a
- * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on,
- * ten log groups per alarm (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/Subscriptions.html).
+ * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on
+ * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/Subscriptions.html). One alarm per signal:
+ * the number of alarms does not grow with the number of clusters or log groups.
  */
 export class Operations extends Construct {
   public readonly alarms: IAlarm[] = [];
@@ -230,37 +226,15 @@ export class Operations extends Construct {
       );
     }
 
-    const deliveries = props.clusters.flatMap((cluster) =>
-      cluster.logGroups.map((logGroup) => ({ logGroup, filter: `${FILTER_NAME_PREFIX}${cluster.name}` })),
+    // One alarm for every subscription, whatever the number of log groups and clusters: a Metrics
+    // Insights query sums CloudWatch Logs' DeliveryErrors over every metric of the subscription name
+    // (each per-group filter's, and the account policy's), which metric math, at ten metrics per
+    // alarm, could only do with one alarm per ten log groups.
+    alarm(
+      'SubscriptionDeliveryErrors',
+      subscriptionMetric('DeliveryErrors', period, 'delivery errors'),
+      'CloudWatch Logs could not deliver to the analyzer (access denied, missing function): the subscription is disabled for up to 10 minutes and its logs are skipped. The dashboard shows the log groups.',
     );
-    for (let start = 0; start < deliveries.length; start += METRICS_PER_ALARM) {
-      const chunk = deliveries.slice(start, start + METRICS_PER_ALARM);
-      const usingMetrics = Object.fromEntries(
-        chunk.map(({ logGroup, filter }, index) => [
-          `m${index}`,
-          new Metric({
-            namespace: 'AWS/Logs',
-            metricName: 'DeliveryErrors',
-            dimensionsMap: { LogGroupName: logGroup, DestinationType: 'Lambda', FilterName: filter },
-            statistic: 'Sum',
-            period,
-          }),
-        ]),
-      );
-      alarm(
-        `SubscriptionDeliveryErrors${start / METRICS_PER_ALARM}`,
-        new MathExpression({
-          expression: `SUM([${Object.keys(usingMetrics).join(',')}])`,
-          usingMetrics,
-          period,
-          label: 'delivery errors',
-        }),
-        `CloudWatch Logs could not deliver to the analyzer from: ${chunk.map((d) => d.logGroup).join(', ')}`.slice(
-          0,
-          1024,
-        ),
-      );
-    }
 
     const signalsByRule = new MathExpression({
       expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${METRIC.signals}"', 'Sum', ${period.toSeconds()})`,
@@ -326,6 +300,14 @@ export class Operations extends Construct {
           : []),
         [
           new GraphWidget({
+            title: 'Subscription delivery errors (left) and throttling (right) by log group',
+            left: [subscriptionMetric('DeliveryErrors', period, '', 'LogGroupName')],
+            right: [subscriptionMetric('DeliveryThrottling', period, '', 'LogGroupName')],
+            width: 24,
+          }),
+        ],
+        [
+          new GraphWidget({
             title: 'Analyzer',
             left: [
               props.analyzer.metricInvocations({ period }),
@@ -339,6 +321,16 @@ export class Operations extends Construct {
       ],
     });
   }
+}
+
+/**
+ * A CloudWatch Logs forwarding metric of every subscription named SUBSCRIPTION_NAME, summed, or one
+ * series per value of `groupBy`: Metrics Insights selects by the FilterName dimension whatever other
+ * dimensions the metric carries (a filter's are LogGroupName and DestinationType).
+ */
+function subscriptionMetric(metricName: string, period: Duration, label: string, groupBy?: string): MathExpression {
+  const query = `SELECT SUM(${metricName}) FROM "AWS/Logs" WHERE FilterName = '${SUBSCRIPTION_NAME}'${groupBy ? ` GROUP BY ${groupBy}` : ''}`;
+  return new MathExpression({ expression: query, usingMetrics: {}, label, period });
 }
 
 /** All metrics of one name across the values of `dimensions`, e.g. free IPs of every subnet. */

@@ -31,6 +31,7 @@ describe('parseConfig', () => {
       notifications: { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 },
       karpenterSources: { namespaces: ['karpenter', 'kube-system'], containers: ['controller', 'karpenter'] },
       headroom: { enabled: true, schedule: 'rate(5 minutes)', minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
+      subscriptions: { mode: 'auto', accountPolicyFrom: 200, exclude: [] },
       eventBusName: 'default',
       logRetentionDays: 30,
       reservedConcurrency: 5,
@@ -102,8 +103,46 @@ describe('parseConfig', () => {
       { ...minimal, karpenterSources: { containers: ['Controller!'] } },
       'config.karpenterSources.containers[0] = "Controller!": expected a container name',
     ],
+    [
+      { ...minimal, subscriptions: { mode: 'per-group' } },
+      'config.subscriptions.mode = "per-group": expected "auto", "log-groups" or "account-policy"',
+    ],
+    [
+      { clusters: [{ name: 'a', logGroups: ['/aws/containerinsights/a/*'] }], subscriptions: { mode: 'log-groups' } },
+      'config.clusters[0].logGroups[0] = "/aws/containerinsights/a/*": expected a log group name: a pattern can only be subscribed by the account policy',
+    ],
+    [
+      { clusters: [{ name: 'a', logGroups: ['/a/*/b'] }] },
+      'config.clusters[0].logGroups[0] = "/a/*/b": expected a CloudWatch Logs log group name, or a name prefix ending in *',
+    ],
+    [
+      {
+        clusters: [{ name: 'a', logGroups: ['/a'], filterPattern: '?ERROR' }],
+        subscriptions: { mode: 'account-policy' },
+      },
+      'config.clusters[0].filterPattern = "?ERROR": expected no filter pattern per cluster with subscriptions.mode "account-policy"',
+    ],
   ])('rejects %j naming the key, the value and what is allowed', (document, expected) => {
     expect(messageOf(document)).toContain(expected);
+  });
+
+  it('accepts log group patterns with the account policy, and the same group name in two accounts', () => {
+    const config = parseConfig(
+      {
+        clusters: [
+          { name: 'a', logGroups: ['/aws/containerinsights/a/*'] },
+          { name: 'b', account: '111122223333', logGroups: ['/aws/containerinsights/a/application'] },
+          { name: 'b', account: '444455556666', logGroups: ['/aws/containerinsights/a/application'] },
+        ],
+        subscriptions: { mode: 'account-policy', exclude: ['/aws/lambda/noisy'] },
+      },
+      'test.json',
+    );
+    expect(config.subscriptions).toEqual({
+      mode: 'account-policy',
+      accountPolicyFrom: 200,
+      exclude: ['/aws/lambda/noisy'],
+    });
   });
 
   it('lists every problem at once', () => {

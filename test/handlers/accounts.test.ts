@@ -44,7 +44,14 @@ beforeEach(async () => {
 });
 
 const deps = (): AnalyzerDeps => ({
-  settings: testSettings(tableName),
+  settings: {
+    ...testSettings(tableName),
+    // A cluster prod in each account, with log groups of the same name: two clusters.
+    clusters: [
+      { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
+      { name: 'prod', account: SPOKE, logGroups: ['/aws/containerinsights/prod/application'] },
+    ],
+  },
   clients: testClients(dynamo.doc),
   ...testObservability(),
   now: () => Date.parse('2026-11-28T02:21:00Z'),

@@ -6,6 +6,7 @@ import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { findingIdOf } from '../../lambdas/core/aggregate';
 import type { Finding } from '../../lambdas/core/finding';
@@ -96,6 +97,12 @@ function deps(overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
     ...overrides,
   };
 }
+
+/** Clusters quiet and loud, each tied to its deliveries by its log group. */
+const twoClusters = () => ({
+  ...testSettings(tableName),
+  clusters: ['quiet', 'loud'].map((name) => ({ name, logGroups: [`/aws/containerinsights/${name}/application`] })),
+});
 
 const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
 
@@ -307,27 +314,58 @@ describe('analyzer handler', () => {
     expect(touched).toEqual([]);
   });
 
-  it('names the cluster after the subscription filter, then the Container Insights group', async () => {
-    const byFilter = await analyzeSubscription(
+  it('names the cluster from the configured log group mapping, never from the filter name', async () => {
+    const settings = {
+      ...testSettings(tableName),
+      clusters: [
+        { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
+        { name: 'payments', logGroups: ['/eks/payments/*'] },
+      ],
+    };
+    const mapped = await analyzeSubscription(
       awslogsEvent([subnetExhaustionLine(SUBNET_A)], {
-        filters: ['karpenter-doctor.payments'],
-        logGroup: '/eks/karpenter',
+        filters: ['karpenter-doctor.prod'],
+        logGroup: '/eks/payments/karpenter',
       }),
       context,
-      deps(),
+      deps({ settings }),
     );
-    const byGroup = await analyzeSubscription(
+
+    expect(mapped.cluster).toBe('payments');
+    expect(published().map((f) => f.cluster)).toEqual(['payments']);
+  });
+
+  it('gives no finding for any cluster from a log group no cluster lists, whatever the filter is called', async () => {
+    const shared = deps();
+    const metric = jest.spyOn(shared.metrics, 'addMetric');
+
+    const result = await analyzeSubscription(
       awslogsEvent([subnetExhaustionLine(SUBNET_A)], {
-        filters: ['someone-elses-filter'],
-        logGroup: '/aws/containerinsights/batch/application',
-        firstId: 9,
+        filters: ['karpenter-doctor.prod', 'karpenter-doctor'],
+        logGroup: '/aws/containerinsights/prod-lookalike/application',
       }),
+      context,
+      shared,
+    );
+
+    expect(result).toMatchObject({ outcome: 'unmapped', incidents: 0, notified: [] });
+    expect(result.cluster).toBeUndefined();
+    expect(metric).toHaveBeenCalledWith('UnmappedDeliveries', 'Count', 1);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 0);
+    expect(events).toHaveReceivedCommandTimes(PutEventsCommand, 0);
+    const stored = await dynamo.doc.send(new ScanCommand({ TableName: tableName }));
+    expect(stored.Items ?? []).toEqual([]);
+  });
+
+  it("gives no finding for this account's cluster from another account's group of the same name", async () => {
+    const result = await analyzeSubscription(
+      awslogsEvent([subnetExhaustionLine(SUBNET_A)], { owner: '999988887777' }),
       context,
       deps(),
     );
 
-    expect(byFilter.cluster).toBe('payments');
-    expect(byGroup.cluster).toBe('batch');
+    expect(result.outcome).toBe('unmapped');
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 0);
   });
 
   it('pages a Pricing API timeout as LOW (Karpenter runs on built-in prices) and EC2 out of reach as HIGH', async () => {
@@ -342,18 +380,18 @@ describe('analyzer handler', () => {
       });
     await analyzeSubscription(
       awslogsEvent([timeout('api.pricing.us-east-1.amazonaws.com', 'Pricing: GetProducts')], {
-        filters: ['karpenter-doctor.quiet'],
+        logGroup: '/aws/containerinsights/quiet/application',
       }),
       context,
-      deps(),
+      deps({ settings: twoClusters() }),
     );
     await analyzeSubscription(
       awslogsEvent([timeout('ec2.eu-west-1.amazonaws.com', 'EC2: DescribeSpotPriceHistory')], {
-        filters: ['karpenter-doctor.loud'],
+        logGroup: '/aws/containerinsights/loud/application',
         firstId: 5,
       }),
       context,
-      deps(),
+      deps({ settings: twoClusters() }),
     );
 
     const [quiet, loud] = published();

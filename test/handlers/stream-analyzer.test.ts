@@ -45,8 +45,16 @@ beforeEach(async () => {
   ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [] });
 });
 
+/** Each spoke account lists its own cluster prod, with the same log group name (config: clusters by account). */
 const deps = (): AnalyzerDeps => ({
-  settings: testSettings(tableName),
+  settings: {
+    ...testSettings(tableName),
+    clusters: ACCOUNTS.map((account) => ({
+      name: 'prod',
+      account,
+      logGroups: ['/aws/containerinsights/prod/application'],
+    })),
+  },
   clients: testClients(dynamo.doc),
   ...testObservability(),
   now: () => Date.parse('2026-11-28T02:21:00Z'),

@@ -166,7 +166,11 @@ describe('the organisation stream on the emulator', () => {
         topicArn: `arn:aws:sns:${REGION}:${CENTRAL}:findings`,
         eventBusName: 'default',
         eventSource: 'io.karpenter-doctor',
-        clusters: SPOKES.map((account) => ({ name: 'prod', account })),
+        clusters: SPOKES.map((account) => ({
+          name: 'prod',
+          account,
+          logGroups: ['/aws/containerinsights/prod/application'],
+        })),
         policy: DEFAULT_POLICY,
         enrichBudgetMs: 20_000,
         limits: DEFAULT_LIMITS,

@@ -4,7 +4,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { statSync } from 'node:fs';
 import { parseConfig } from '../../contracts/config';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
-import { KarpenterDoctorSpokeStack, modeOf, type SpokeAccount } from '../../lib/spoke-stack';
+import { subscriptionModeOf } from '../../lib/constructs/log-subscriptions';
+import { KarpenterDoctorSpokeStack, type SpokeAccount } from '../../lib/spoke-stack';
 
 const CENTRAL = '999988887777';
 const APPLY = {
@@ -277,7 +278,7 @@ describe('KarpenterDoctorSpokeStack options', () => {
         logGroups: Array.from({ length: groups }, (_, g) => (pattern ? `/eks/c/*` : `/eks/c/g${g}`)),
       },
     ];
-    expect(modeOf(clusters, choice)).toBe(expected);
+    expect(subscriptionModeOf(clusters, choice)).toBe(expected);
   });
 
   it.each([

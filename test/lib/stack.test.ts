@@ -1,7 +1,7 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfigFile } from '../../bin/config-source';
 import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
@@ -138,13 +138,13 @@ describe('KarpenterDoctorStack', () => {
     template.resourceCountIs('AWS::Logs::AccountPolicy', 0);
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/aws/containerinsights/prod/application',
-      FilterName: 'karpenter-doctor.prod',
+      FilterName: 'karpenter-doctor',
       FilterPattern: { Ref: 'DefaultFilterPattern' },
       DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFunction'), 'Arn'] },
     });
     template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
       LogGroupName: '/eks/staging/karpenter',
-      FilterName: 'karpenter-doctor.staging',
+      FilterName: 'karpenter-doctor',
     });
     const permissions = Object.values(
       template.findResources('AWS::Lambda::Permission', { Properties: { Principal: 'logs.amazonaws.com' } }),
@@ -401,7 +401,7 @@ describe('KarpenterDoctorStack at scale', () => {
       name: `cluster-${c}`,
       logGroups: Array.from({ length: 100 }, (_, g) => `/aws/containerinsights/cluster-${c}/group-${g}`),
     }));
-    const { template } = synth(parseConfig({ clusters }, 'test'));
+    const { template } = synth(parseConfig({ clusters, subscriptions: { mode: 'log-groups' } }, 'test'));
 
     template.resourceCountIs('AWS::Logs::SubscriptionFilter', 300);
     template.resourceCountIs('AWS::Lambda::Permission', 3);
@@ -410,6 +410,63 @@ describe('KarpenterDoctorStack at scale', () => {
     });
     const resources = Object.keys(template.toJSON().Resources as object).length;
     expect(resources).toBeLessThan(500);
+  });
+
+  describe('100 clusters of 10 log groups in one account', () => {
+    let stack: KarpenterDoctorStack;
+    let template: Template;
+    let file: string;
+    beforeAll(() => {
+      const clusters = Array.from({ length: 100 }, (_, c) => ({
+        name: `cluster-${c}`,
+        logGroups: Array.from({ length: 10 }, (_, g) => `/aws/containerinsights/cluster-${c}/group-${g}`),
+        systemNodegroup: 'system',
+      }));
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      stack = new KarpenterDoctorStack(app, 'KarpenterDoctor', {
+        config: parseConfig({ clusters, remediation: { raiseSystemNodegroup: { mode: 'apply' } } }, 'test'),
+      });
+      Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
+      template = Template.fromStack(stack);
+      file = app.synth().getStackByName(stack.stackName).templateFullPath;
+    });
+
+    it('subscribes them with one account policy, under 500 resources and 1 MB', () => {
+      template.resourceCountIs('AWS::Logs::SubscriptionFilter', 0);
+      template.resourceCountIs('AWS::Logs::AccountPolicy', 1);
+      expect(Object.keys(template.toJSON().Resources as object).length).toBeLessThan(500);
+      expect(statSync(file).size).toBeLessThan(1_000_000);
+    });
+
+    it("excludes every function's own log group from the account policy", () => {
+      const criteria = JSON.stringify(
+        (Object.values(template.findResources('AWS::Logs::AccountPolicy'))[0] as { Properties: object }).Properties,
+      );
+      for (const prefix of ['AnalyzerLogGroup', 'HeadroomLogGroup', 'RemediationLogGroup']) {
+        expect(criteria).toMatch(new RegExp(`"Ref":"${prefix}[0-9A-F]{8}"`));
+      }
+    });
+
+    it('has one alarm per signal, not one per cluster or log group', () => {
+      const alarms = Object.keys(template.findResources('AWS::CloudWatch::Alarm'));
+      expect(alarms.length).toBeLessThan(20);
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Metrics: [
+          Match.objectLike({
+            Expression: `SELECT SUM(DeliveryErrors) FROM "AWS/Logs" WHERE FilterName = 'karpenter-doctor'`,
+          }),
+        ],
+      });
+    });
+
+    it('has zero unsuppressed cdk-nag AwsSolutions errors or warnings', () => {
+      const annotations = Annotations.fromStack(stack);
+      const findings = [
+        ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+        ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+      ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
+      expect(findings).toEqual([]);
+    });
   });
 
   it('stays cdk-nag clean when the roles of 40 clusters pass the inline policy limit and CDK splits them', () => {

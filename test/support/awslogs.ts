@@ -3,7 +3,7 @@ import { encodeSubscriptionData } from '../../lambdas/core/subscription-payload'
 export interface AwslogsOptions {
   logGroup?: string;
   logStream?: string;
-  /** Subscription filter names; the stack names its filters `karpenter-doctor.<cluster>`. */
+  /** Subscription filter names; the stack names its filters `karpenter-doctor`. */
   filters?: string[];
   owner?: string;
   /** First event id; ids count up from it so two batches never share one. */
@@ -26,7 +26,7 @@ export function awslogsEvent(lines: string[], options: AwslogsOptions = {}): { a
         owner: options.owner ?? '111122223333',
         logGroup: options.logGroup ?? '/aws/containerinsights/prod/application',
         logStream: options.logStream ?? 'karpenter-6d8f9b7c4d-x2x9k_karpenter_controller',
-        subscriptionFilters: options.filters ?? ['karpenter-doctor.prod'],
+        subscriptionFilters: options.filters ?? ['karpenter-doctor'],
         logEvents: lines.map((message, index) => ({
           id: `3${String(firstId + index).padStart(55, '0')}`,
           timestamp: startMs + index * 1000,
