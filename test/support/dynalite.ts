@@ -17,6 +17,11 @@ let tableCount = 0;
 
 export async function startDynalite(): Promise<LocalDynamo> {
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  // Node's server closes an idle keep-alive socket after 5 s while the SDK's agent may be sending on
+  // it: the request fails with ECONNRESET (seen in the fuzz and storm suites, which pause between
+  // runs). The server keeps idle sockets longer than any test, so the client is the side that closes.
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = 10 * 60_000 + 1_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
