@@ -1,20 +1,18 @@
-import { ArnFormat, Duration, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import type { NagPackSuppression } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { DETAIL_TYPES } from '../../contracts/events';
-import { ENV, OPT_IN_TAG } from '../../contracts/names';
+import { ENV } from '../../contracts/names';
 import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
-import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 import type { FunctionSettings } from '../../contracts/settings';
+import { remediationAccess } from './aws-access';
 import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
 import { requireSettings } from './validate';
 
@@ -75,141 +73,10 @@ export class Remediation extends Construct {
     props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
     grantPublishing(role, props);
 
-    const clusterArns = clusters.map((c) =>
-      stack.formatArn({ service: 'eks', resource: 'cluster', resourceName: c.name }),
-    );
-    const nodegroupArns = clusters.map((c) =>
-      stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/*/*` }),
-    );
-    // Only the quotas the quota rule may raise, never every EC2 quota.
-    const ec2Quotas = RAISABLE_QUOTA_CODES.map((code) =>
-      stack.formatArn({ service: 'servicequotas', resource: 'ec2', resourceName: code }),
-    );
-    const suppressions: NagPackSuppression[] = [];
-
-    if (actions.raiseSystemNodegroup.mode !== 'off') {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({ sid: 'ReadNodegroups', actions: ['eks:DescribeNodegroup'], resources: nodegroupArns }),
-      );
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          sid: 'ReadAutoScalingGroups',
-          actions: ['autoscaling:DescribeAutoScalingGroups'],
-          resources: ['*'],
-        }),
-      );
-      suppressions.push(nodegroupSuppression);
-      if (actions.raiseSystemNodegroup.mode === 'apply') {
-        // Only the configured system groups may change, and only while they carry the opt-in tag.
-        const managed = clusters.filter((c) => c.systemNodegroup);
-        if (managed.length > 0) {
-          role.addToPrincipalPolicy(
-            new PolicyStatement({
-              sid: 'RaiseOptedInManagedNodegroups',
-              actions: ['eks:UpdateNodegroupConfig'],
-              resources: managed.map((c) =>
-                stack.formatArn({
-                  service: 'eks',
-                  resource: 'nodegroup',
-                  resourceName: `${c.name}/${c.systemNodegroup}/*`,
-                }),
-              ),
-              conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-            }),
-          );
-          suppressions.push({
-            id: 'AwsSolutions-IAM5',
-            reason:
-              'A node group ARN ends in an id EKS generates (nodegroup/<cluster>/<name>/<uuid>): eks:UpdateNodegroupConfig names each configured system node group and wildcards only that id; it is also conditioned on the opt-in tag.',
-            appliesTo: [
-              {
-                regex:
-                  '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/[^*]+\\/[^*]+\\/\\*$/',
-              },
-            ],
-          });
-        }
-        const selfManaged = clusters.filter((c) => c.systemAutoScalingGroup);
-        if (selfManaged.length > 0) {
-          role.addToPrincipalPolicy(
-            new PolicyStatement({
-              sid: 'RaiseOptedInSelfManagedGroups',
-              actions: ['autoscaling:UpdateAutoScalingGroup'],
-              resources: selfManaged.map((c) =>
-                stack.formatArn({
-                  service: 'autoscaling',
-                  resource: 'autoScalingGroup',
-                  resourceName: `*:autoScalingGroupName/${c.systemAutoScalingGroup}`,
-                  arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-                }),
-              ),
-              conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-            }),
-          );
-          suppressions.push({
-            id: 'AwsSolutions-IAM5',
-            reason:
-              'An Auto Scaling group ARN holds an id AWS generates (autoScalingGroup:<uuid>:autoScalingGroupName/<name>): autoscaling:UpdateAutoScalingGroup names each configured self-managed system group and wildcards only that id; it is also conditioned on the opt-in tag.',
-            appliesTo: [
-              {
-                regex:
-                  '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
-              },
-            ],
-          });
-        }
-      }
-    }
-    if (actions.requestQuotaIncrease.mode !== 'off') {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          sid: 'ReadEc2Quotas',
-          actions: ['servicequotas:GetServiceQuota'],
-          resources: ec2Quotas,
-        }),
-      );
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          sid: 'ReadQuotaRequests',
-          actions: ['servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota'],
-          resources: ['*'],
-        }),
-      );
-      if (actions.requestQuotaIncrease.mode === 'apply') {
-        role.addToPrincipalPolicy(
-          new PolicyStatement({
-            sid: 'RequestEc2QuotaIncreases',
-            actions: ['servicequotas:RequestServiceQuotaIncrease'],
-            resources: ec2Quotas,
-          }),
-        );
-      }
-    }
-    if (actions.planSubnetCapacity.mode !== 'off') {
-      role.addToPrincipalPolicy(
-        new PolicyStatement({
-          sid: 'ReadNetwork',
-          actions: ['ec2:DescribeSubnets', 'ec2:DescribeVpcs'],
-          resources: ['*'],
-        }),
-      );
-      role.addToPrincipalPolicy(
-        new PolicyStatement({ sid: 'ReadClusters', actions: ['eks:DescribeCluster'], resources: clusterArns }),
-      );
-    }
-    if (
-      actions.raiseSystemNodegroup.mode !== 'off' ||
-      actions.requestQuotaIncrease.mode !== 'off' ||
-      actions.planSubnetCapacity.mode !== 'off'
-    ) {
-      suppressions.push({
-        id: 'AwsSolutions-IAM5',
-        reason:
-          'Read-only calls that support no resource-level permissions need Resource "*": ec2:DescribeSubnets, ec2:DescribeVpcs, autoscaling:DescribeAutoScalingGroups, servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota (Service Authorization Reference). Listed by name, no wildcard action.',
-        appliesTo: ['Resource::*'],
-      });
-    }
-    suppressOnRole(role, suppressions);
+    // The same statements the spoke stack grants its remediation role (aws-access.ts), written once.
+    const access = remediationAccess(this, clusters, actions);
+    for (const statement of access.statements) role.addToPrincipalPolicy(statement);
+    suppressOnRole(role, access.suppressions);
 
     this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the remediation rule's target");
     // EventBridge invokes the function asynchronously: its dead-letter queue only sees events it could
@@ -254,12 +121,3 @@ function validateRemediationProps(props: RemediationProps): void {
     );
   }
 }
-
-const nodegroupSuppression: NagPackSuppression = {
-  id: 'AwsSolutions-IAM5',
-  reason:
-    'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>): the read-only eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
-  appliesTo: [
-    { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/' },
-  ],
-};
