@@ -10,6 +10,12 @@ export const MAX_EVIDENCE = 3;
 export const MAX_EVIDENCE_CHARS = 1000;
 /** Values kept per entity kind across an incident. */
 const MAX_ENTITY_VALUES = 50;
+/**
+ * Kubernetes events whose highest count an incident carries (the most recently counted ones), so
+ * that a later delivery holding the same event at a higher count adds only the difference. Each
+ * is about 30 bytes in the incident item: 256 keep it under 8 KB, far from DynamoDB's 400 KB.
+ */
+export const MAX_EVENT_COUNTS = 256;
 
 /** One log line that shows an incident, as stored in a finding. */
 export interface Evidence {
@@ -51,7 +57,18 @@ export interface Incident {
    * leads: lambdas/core/scheduling-causes.ts); absent when there are none.
    */
   causes?: RuleId[];
+  /**
+   * The highest count of each Kubernetes event this batch counted, by a short hash of its uid or
+   * name (`eventKeyOf`), most recently counted last, at most MAX_EVENT_COUNTS: what the incident
+   * store needs to count an event re-emitted in a later delivery once (lambdas/core/lifecycle.ts).
+   * Events told apart only by their object and message (kubectl rows) are not in it: a new Event of
+   * the same message can start again from 1, so they count per delivery. Absent when there are none.
+   */
+  eventCounts?: EventCount[];
 }
+
+/** One Kubernetes event's key (`eventKeyOf`) and the highest count seen of it. */
+export type EventCount = [key: string, count: number];
 
 /**
  * The stable id of the incident of `rule` in `cluster` about `keyValue`. `account` is the cluster's
@@ -168,13 +185,29 @@ export class Aggregator {
     if (!counts) this.eventCounts.set(findingId, (counts = new Map()));
     const seen = counts.get(identity) ?? 0;
     if (count <= seen) return 0;
+    // Deleted first, so the map stays in the order events were last counted (newest last).
+    counts.delete(identity);
     counts.set(identity, count);
     return count - seen;
+  }
+
+  /** The counts of the incident's uniquely named events, most recently counted last (`Incident.eventCounts`). */
+  private eventCountsOf(findingId: string): EventCount[] | undefined {
+    const counts = this.eventCounts.get(findingId);
+    if (!counts) return undefined;
+    const kept: EventCount[] = [];
+    const identities = [...counts.keys()];
+    for (let i = identities.length - 1; i >= 0 && kept.length < MAX_EVENT_COUNTS; i--) {
+      const key = eventKeyOf(identities[i]!);
+      if (key !== undefined) kept.push([key, counts.get(identities[i]!)!]);
+    }
+    return kept.length > 0 ? kept.reverse() : undefined;
   }
 
   private snapshot(incident: Incident): Incident {
     const seen = this.seen.get(incident.findingId);
     const workloads = this.workloads.get(incident.findingId);
+    const eventCounts = this.eventCountsOf(incident.findingId);
     return {
       ...incident,
       ...(seen && { firstSeen: new Date(seen.first).toISOString(), lastSeen: new Date(seen.last).toISOString() }),
@@ -182,6 +215,7 @@ export class Aggregator {
       evidence: [...incident.evidence],
       ...(incident.causes && { causes: [...incident.causes] }),
       ...(workloads ? { workloadCount: workloads.size } : {}),
+      ...(eventCounts ? { eventCounts } : {}),
     };
   }
 
@@ -229,6 +263,16 @@ export function eventIdentityOf(record: LogRecord): string | undefined {
   if (event.count === undefined) return undefined;
   // The event recorder's own key: one object, type, reason and message make one Event whose count rises.
   return `object\u0000${object.kind ?? ''}\u0000${object.namespace ?? ''}\u0000${object.name}\u0000${event.type ?? ''}\u0000${record.text}`;
+}
+
+/**
+ * The key under which an incident keeps an event's count across deliveries: a 96-bit hash of its
+ * uid or name (both unique to one Event object for its life); undefined for an identity that only
+ * its object and message make (`eventIdentityOf`).
+ */
+export function eventKeyOf(identity: string): string | undefined {
+  if (!identity.startsWith('uid\u0000') && !identity.startsWith('name\u0000')) return undefined;
+  return createHash('sha256').update(identity).digest('base64url').slice(0, 16);
 }
 
 function toEntities(sets: Map<EntityKind, Set<string>>): Entities {

@@ -1,6 +1,6 @@
 import { DEFAULT_WINDOWS } from '../../contracts/defaults';
-import type { Evidence, Incident } from './aggregate';
-import { MAX_EVIDENCE } from './aggregate';
+import type { EventCount, Evidence, Incident } from './aggregate';
+import { MAX_EVENT_COUNTS, MAX_EVIDENCE } from './aggregate';
 import type { RuleId } from './rules/ids';
 import type { FindingStatus } from './finding';
 import { SEVERITIES, type Entities, type EntityKind, type Severity } from './model';
@@ -54,6 +54,13 @@ export interface IncidentState {
   affected: string[];
   /** Batches already counted, newest last and bounded, so a retried or re-delivered batch counts once. */
   batches: string[];
+  /**
+   * The highest count counted of each recent Kubernetes event (`Incident.eventCounts`), most recently
+   * counted last and at most MAX_EVENT_COUNTS: an event re-emitted in a later delivery adds only what
+   * its count grew by. An event pushed out by newer ones counts in full if it comes back (as every
+   * event did before counts were kept). Absent on items written before it existed.
+   */
+  eventCounts?: EventCount[];
   /** What the latest notification said. */
   notified?: { at: number; generation: number; severity: Severity; affected: string[] };
   pending?: PendingNotification;
@@ -138,6 +145,15 @@ export function advanceIncident(
     return { state: previous, outcome: { kind: 'seen', notify: unfinished ? pending : undefined }, changed: false };
   }
 
+  // A resolved incident that is still kept remembers the counts of its events: an old copy of one
+  // (an event exporter re-sending what it listed on restart) neither reopens it nor counts again.
+  const remembered = previous !== undefined && isLive(previous, now) ? previous.eventCounts : undefined;
+  const occurrences = batch.occurrences - countedBefore(remembered, batch.eventCounts);
+  if (remembered && occurrences <= 0) {
+    return { state: previous!, outcome: { kind: 'seen' }, changed: false };
+  }
+  const eventCounts = mergeEventCounts(remembered, batch.eventCounts);
+
   const expiresAt = Math.ceil((now + policy.retainForMs) / 1000);
   if (!live) {
     const reason: NotifyReason = previous && isLive(previous, now) ? 'reopened' : 'new';
@@ -153,12 +169,13 @@ export function advanceIncident(
       lastSeen: batch.lastSeen,
       openedAt: now,
       updatedAt: now,
-      occurrences: batch.occurrences,
+      occurrences,
       entities: batch.entities,
       evidence: batch.evidence,
       affected: affectedOf(batch.rule, batch.entities),
       ...(batch.workloadCount !== undefined ? { workloadCount: batch.workloadCount } : {}),
       batches: [batchId],
+      ...(eventCounts ? { eventCounts } : {}),
       version: (previous?.version ?? 0) + 1,
       expiresAt,
     };
@@ -172,7 +189,7 @@ export function advanceIncident(
     firstSeen: earliest(previous.firstSeen, batch.firstSeen),
     lastSeen: latest(previous.lastSeen, batch.lastSeen),
     updatedAt: now,
-    occurrences: previous.occurrences + batch.occurrences,
+    occurrences: previous.occurrences + occurrences,
     entities,
     evidence: mergeEvidence(batch.evidence, previous.evidence),
     affected: affectedOf(batch.rule, entities),
@@ -186,6 +203,7 @@ export function advanceIncident(
         }
       : {}),
     batches: [...previous.batches, batchId].slice(-MAX_BATCHES),
+    ...(eventCounts ? { eventCounts } : {}),
     version: previous.version + 1,
     expiresAt,
   };
@@ -355,6 +373,30 @@ function notifyWith(
     outcome: { kind: 'notify', notify },
     changed: true,
   };
+}
+
+/**
+ * What a batch's events add up to that was counted before: each event's count in the batch as far
+ * as the store already counted it (the batch counted each event by its highest count, from 0).
+ */
+function countedBefore(stored: EventCount[] | undefined, batch: EventCount[] | undefined): number {
+  if (!stored?.length || !batch?.length) return 0;
+  const known = new Map(stored);
+  let counted = 0;
+  for (const [key, count] of batch) counted += Math.min(count, known.get(key) ?? 0);
+  return counted;
+}
+
+/** The stored counts raised by the batch's, the batch's events moved to the newest end, bounded. */
+function mergeEventCounts(stored: EventCount[] | undefined, batch: EventCount[] | undefined): EventCount[] | undefined {
+  if (!batch?.length) return stored;
+  const merged = new Map(stored ?? []);
+  for (const [key, count] of batch) {
+    const highest = Math.max(count, merged.get(key) ?? 0);
+    merged.delete(key);
+    merged.set(key, highest);
+  }
+  return [...merged].slice(-MAX_EVENT_COUNTS);
 }
 
 function affectedOf(rule: RuleId, entities: Entities): string[] {

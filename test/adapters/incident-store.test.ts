@@ -1,4 +1,5 @@
-import type { Incident } from '../../lambdas/core/aggregate';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { MAX_EVENT_COUNTS, type EventCount, type Incident } from '../../lambdas/core/aggregate';
 import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
@@ -111,6 +112,90 @@ describe('IncidentStore.record', () => {
     const loaded = await store.load(many.map((m) => m.incident.findingId));
 
     expect(loaded.size).toBe(130);
+  });
+});
+
+describe('IncidentStore event counts', () => {
+  /** A scheduling incident of one batch holding Kubernetes events at the given counts. */
+  const events = (eventCounts: EventCount[], extraLines = 0): Incident => ({
+    findingId: 'f-events',
+    cluster: 'prod',
+    rule: 'scheduling-insufficient-resources',
+    occurrences: eventCounts.reduce((sum, [, count]) => sum + count, extraLines),
+    entities: { pods: ['shop/web-7d4b9c6f5d-x2x9k'] },
+    evidence: [{ message: 'Warning FailedScheduling: 0/3 nodes are available: 3 Insufficient cpu.' }],
+    eventCounts,
+  });
+
+  it('counts an event stored at 31 and delivered again at 32 as 32, and keeps its highest count', async () => {
+    await store.record([{ incident: events([['ev-a', 31]]), severity: 'medium' }], 'b1', T0, DEFAULT_POLICY);
+    await store.record([{ incident: events([['ev-a', 32]]), severity: 'medium' }], 'b2', T0 + 1, DEFAULT_POLICY);
+
+    const stored = await store.get('f-events');
+    expect(stored?.occurrences).toBe(32);
+    expect(stored?.eventCounts).toEqual([['ev-a', 32]]);
+  });
+
+  it('stores the most recent MAX_EVENT_COUNTS events of an incident in an item of a few KB', async () => {
+    const many: EventCount[] = Array.from({ length: MAX_EVENT_COUNTS + 40 }, (_, i) => [
+      `k${String(i).padStart(15, '0')}`,
+      1000 + i,
+    ]);
+    await store.record([{ incident: events(many), severity: 'medium' }], 'b1', T0, DEFAULT_POLICY);
+
+    const stored = await store.get('f-events');
+    expect(stored?.eventCounts).toHaveLength(MAX_EVENT_COUNTS);
+    expect(stored?.eventCounts?.[0]).toEqual(many[40]);
+    expect(Buffer.byteLength(JSON.stringify(stored?.eventCounts))).toBeLessThan(8 * 1024);
+  });
+
+  it('counts an event once when two deliveries of it race on the same stored version', async () => {
+    // Both writers read the incident before either writes: every put waits until both are ready,
+    // so the loser's conditional write fails and it must count again from the winner's state.
+    const waiting: Array<() => void> = [];
+    let puts = 0;
+    const racing = {
+      send: async (command: unknown) => {
+        if (command instanceof PutCommand && ++puts <= 2) {
+          await new Promise<void>((resolve) => {
+            waiting.push(resolve);
+            if (waiting.length === 2) for (const go of waiting) go();
+          });
+        }
+        return dynamo.doc.send(command as PutCommand);
+      },
+    } as unknown as DynamoDBDocumentClient;
+    const tableName = await dynamo.createTable();
+    const racer = () => new IncidentStore(racing, tableName, { sleep: async () => undefined });
+
+    const [first, second] = await Promise.all([
+      racer().record([{ incident: events([['ev-a', 31]]), severity: 'medium' }], 'b1', T0, DEFAULT_POLICY),
+      racer().record(
+        [
+          {
+            incident: events([
+              ['ev-a', 32],
+              ['ev-b', 2],
+            ]),
+            severity: 'medium',
+          },
+        ],
+        'b2',
+        T0,
+        DEFAULT_POLICY,
+      ),
+    ]);
+
+    expect(puts).toBeGreaterThanOrEqual(3);
+    expect([...first, ...second].filter((r) => r.outcome.kind === 'notify')).toHaveLength(1);
+    const stored = await new IncidentStore(dynamo.doc, tableName).get('f-events');
+    expect(stored?.occurrences).toBe(34);
+    expect(new Map(stored?.eventCounts)).toEqual(
+      new Map([
+        ['ev-a', 32],
+        ['ev-b', 2],
+      ]),
+    );
   });
 });
 

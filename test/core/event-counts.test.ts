@@ -1,5 +1,7 @@
+import { MAX_EVENT_COUNTS, type Incident } from '../../lambdas/core/aggregate';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import { buildFinding } from '../../lambdas/core/finding';
+import { advanceIncident, DEFAULT_POLICY, type IncidentState } from '../../lambdas/core/lifecycle';
 import { parseMessage } from '../../lambdas/core/parse';
 import { PLAIN, renderFindingText } from '../../lambdas/core/render-text';
 
@@ -112,5 +114,101 @@ describe('event counts', () => {
     expect(occurrencesOf([plain, plain, withoutIdentity, withoutIdentity])).toEqual([
       ['scheduling-untolerated-taint', 4],
     ]);
+  });
+});
+
+/** One delivery's incident, as the analyzer hands it to the store. */
+const delivery = (messages: string[]): Incident => {
+  const { incidents } = analyzeMessages(lines(messages), 'prod');
+  expect(incidents).toHaveLength(1);
+  return incidents[0]!;
+};
+
+const T0 = Date.parse('2026-11-30T10:00:00Z');
+
+/** The stored state after each delivery in turn (one batch id each, a minute apart). */
+const storedAfter = (deliveries: Incident[], start?: IncidentState): IncidentState => {
+  let state = start;
+  deliveries.forEach((incident, i) => {
+    state = advanceIncident(state, incident, 'medium', `b${i}`, T0 + i * 60_000, DEFAULT_POLICY).state;
+  });
+  return state!;
+};
+
+describe('event counts across deliveries', () => {
+  it('counts an event whose updates land in two deliveries once, at its highest count', () => {
+    const state = storedAfter([delivery([coreEvent({ count: 31 })]), delivery([coreEvent({ count: 32 })])]);
+
+    expect(state.occurrences).toBe(32);
+  });
+
+  it('adds nothing, and writes nothing, for a delivery holding only counts already counted', () => {
+    const stored = storedAfter([delivery([coreEvent({ count: 31 })])]);
+
+    const again = advanceIncident(
+      stored,
+      delivery([coreEvent({ count: 12 }), coreEvent({ count: 31 })]),
+      'medium',
+      'b-old-copies',
+      T0 + 60_000,
+      DEFAULT_POLICY,
+    );
+
+    expect(again).toMatchObject({ changed: false, outcome: { kind: 'seen' } });
+    expect(again.state.occurrences).toBe(31);
+  });
+
+  it('adds new events and log lines of a later delivery in full, and a known event by what it grew', () => {
+    const other = coreEvent({
+      metadata: { name: 'web-7d4b9c6f5d-q8r7t.17a1b2c3d4e5f6b0', namespace: 'shop', uid: 'd2' },
+      involvedObject: { kind: 'Pod', namespace: 'shop', name: 'web-7d4b9c6f5d-q8r7t' },
+      count: 5,
+    });
+    const plain = `Warning FailedScheduling ${SCHEDULER_MESSAGE}`;
+    const state = storedAfter([
+      delivery([coreEvent({ count: 10 })]),
+      delivery([coreEvent({ count: 14 }), other, plain]),
+    ]);
+
+    expect(state.occurrences).toBe(10 + 4 + 5 + 1);
+  });
+
+  it('does not reopen a resolved incident for an old copy of an event, and counts only what is new', () => {
+    const resolved: IncidentState = {
+      ...storedAfter([delivery([coreEvent({ count: 31 })])]),
+      status: 'resolved',
+      resolvedAt: T0 + 30 * 60_000,
+    };
+
+    const copy = advanceIncident(resolved, delivery([coreEvent({ count: 31 })]), 'medium', 'b2', T0, DEFAULT_POLICY);
+    const grown = advanceIncident(resolved, delivery([coreEvent({ count: 33 })]), 'medium', 'b3', T0, DEFAULT_POLICY);
+
+    expect(copy).toMatchObject({ changed: false, outcome: { kind: 'seen' } });
+    expect(grown.outcome).toMatchObject({ kind: 'notify', notify: { reason: 'reopened' } });
+    expect(grown.state.occurrences).toBe(2);
+  });
+
+  it('counts events told apart only by their object and message once per delivery, as a new Event may restart at 1', () => {
+    const row = (count: number) =>
+      `shop        4m (x${count} over 50m)   Warning   FailedScheduling   Pod/web-7d4b9c6f5d-x2x9k   ${SCHEDULER_MESSAGE}`;
+    const first = delivery([row(31)]);
+
+    expect(first.eventCounts).toBeUndefined();
+    expect(storedAfter([first, delivery([row(2)])]).occurrences).toBe(33);
+  });
+
+  it('keeps the most recently counted events, at most MAX_EVENT_COUNTS; one pushed out counts in full again', () => {
+    const named = (i: number, count: number) =>
+      coreEvent({ metadata: { name: `web-${i}.17a1b2c3d4e5f6a7`, namespace: 'shop', uid: `uid-${i}` }, count });
+    const many = Array.from({ length: MAX_EVENT_COUNTS + 10 }, (_, i) => named(i, 3));
+    const first = delivery(many);
+    expect(first.eventCounts).toHaveLength(MAX_EVENT_COUNTS);
+
+    const state = storedAfter([first, delivery([named(MAX_EVENT_COUNTS + 9, 4), named(0, 4)])]);
+
+    expect(state.eventCounts).toHaveLength(MAX_EVENT_COUNTS);
+    // The newest event grew by 1; the first one was pushed out, so its 4 count again in full.
+    expect(state.occurrences).toBe(3 * (MAX_EVENT_COUNTS + 10) + 1 + 4);
+    expect(state.eventCounts!.at(-1)).toEqual([expect.any(String), 4]);
   });
 });

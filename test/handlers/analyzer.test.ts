@@ -278,6 +278,48 @@ describe('analyzer handler', () => {
     expect(stored?.occurrences).toBe(1);
   });
 
+  it('counts a Kubernetes event at count 31, then 32 in a later delivery, as 32 occurrences, notified once', async () => {
+    // The event exporter ships each update of one Event (same uid, count rising) as it happens.
+    const failedScheduling = (count: number) =>
+      JSON.stringify({
+        metadata: { name: 'web-7d4b9c6f5d-x2x9k.17a1b2c3d4e5f6a7', namespace: 'shop', uid: 'b1946ac9-2b4f-4c2e' },
+        involvedObject: { kind: 'Pod', namespace: 'shop', name: 'web-7d4b9c6f5d-x2x9k' },
+        reason: 'FailedScheduling',
+        type: 'Warning',
+        message:
+          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+        count,
+        lastTimestamp: `2026-11-28T02:${count}:00Z`,
+      });
+    sns
+      .on(PublishCommand)
+      .rejectsOnce(new Error('KMS key is disabled'))
+      .resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000003' });
+    const first = awslogsEvent([failedScheduling(31)], {
+      firstId: 1,
+      logGroup: '/aws/containerinsights/prod/application',
+    });
+    const second = awslogsEvent([failedScheduling(32)], { firstId: 2 });
+    const shared = deps();
+
+    await expect(analyzeSubscription(first, context, shared)).rejects.toBeInstanceOf(PublishError);
+    clock += 60_000;
+    await analyzeSubscription(first, context, shared);
+    clock += 60_000;
+    const later = await analyzeSubscription(second, context, shared);
+    clock += 60_000;
+    const again = await analyzeSubscription(second, context, shared);
+
+    expect(later.outcome).toBe('processed');
+    expect(again.outcome).toBe('duplicate');
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
+    const [notice] = published();
+    expect(notice).toMatchObject({ rule: 'scheduling-insufficient-resources', occurrences: 31 });
+    expect(JSON.parse(sns.commandCalls(PublishCommand)[1]!.args[0].input.Message!).email).toContain('31 occurrences');
+    const stored = await new IncidentStore(dynamo.doc, tableName).get(notice!.findingId);
+    expect(stored?.occurrences).toBe(32);
+  });
+
   it('treats a CONTROL_MESSAGE as a successful no-op', async () => {
     const result = await analyzeSubscription(controlMessageEvent(), context, deps());
 
