@@ -71,9 +71,26 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
   ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1, ['does not have known values']],
   ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1, ['incompatible requirements, key ']],
   ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient ']],
-  ['volumes', /\bvolume "([^"\s]{1,253})"/g, 1, ['volume "']],
-  // `pdb "ns/name" prevents …` (v0.3x); v1 says `pdb prevents pod evictions (PodDisruptionBudget=[ns/name])`.
-  ['pdbs', /\bpdb "?(?!prevents\b)([a-z0-9][a-z0-9./-]{0,252})"?/gi, 1, ['pdb']],
+  // A PersistentVolume (or the EBS volume behind it) by the operations that only act on one: the
+  // attach/detach controller and kubelet device steps (`AttachVolume.Attach failed for volume "X"`,
+  // `Multi-Attach error for volume "X"`, `MountVolume.MountDevice failed …`), the PV controller's
+  // deleter, the EBS CSI driver (`Could not attach volume "vol-…"`) and Karpenter (`getting persistent
+  // volume "X"`, `failed to validate pvc "c" with volume "X"`). Not `MountVolume.SetUp failed for
+  // volume "X"` nor `unmounted volumes=[…]`: there X is the pod's own name for a volume (a ConfigMap,
+  // a projected token, `data`) unless a PV backs it, and a PV name there is a `pvc-…` found above.
+  [
+    'volumes',
+    /\b(?:(?:Attach|Detach|MountDevice|UnmountDevice|WaitForAttach|SetUpDevice|MapPodDevice) (?:failed|succeeded) for volume|Multi-Attach error for volume|deleter volume plugin for volume|persistent volume|pvc "[a-z0-9][a-z0-9.-]{0,252}" with volume|Could not (?:attach|detach|create|delete|modify|expand) volume) "([^"\s]{1,253})"/g,
+    1,
+    ['volume "'],
+  ],
+  // Karpenter v1.x wraps a volume error with its objects: `(PersistentVolumeClaim=ns/c, PersistentVolume=pv-1)`.
+  ['volumes', /\bPersistentVolume=([a-z0-9][a-z0-9.-]{0,252})/g, 1, ['persistentvolume=']],
+  // Karpenter names the PDB as `namespace/name`: `PDB "ns/name" prevents pod evictions` (v0.3x events),
+  // `pdb "ns/name" prevents pod evictions` (v0.37-v1.7), `can't drain node, PDB "ns/name" is blocking
+  // evictions` (unquoted in v0.32); v1.8+ says `pdb prevents pod evictions (PodDisruptionBudget=[ns/name])`
+  // (below). A word after "PDB" without a slash is prose: "PDB is", "violates a PDB of the pod".
+  ['pdbs', /\bpdb \\?"?([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/gi, 1, ['pdb ']],
   [
     'pdbs',
     /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g,

@@ -228,3 +228,54 @@ describe('a resource name before a value is not the object', () => {
     expect(extractEntities(parseMessage(status, {})!).pods).toEqual(['status-page-7d9f8c6b5d-x2z4q']);
   });
 });
+
+/**
+ * `volume "X"` names a PersistentVolume (or its EBS volume) only where the operation acts on one:
+ * attach, detach and device steps use the PV's name (kubernetes pkg/volume/util/operationexecutor,
+ * GenerateMsgDetailed with VolumeSpec.Name()), as do the PV controller, the EBS CSI driver and
+ * Karpenter; `MountVolume.SetUp failed for volume "X"` and `unmounted volumes=[…]` name the pod's
+ * own volume (a ConfigMap, a projected token) unless a PV backs it.
+ */
+describe('volume names', () => {
+  it.each<[string, string[]]>([
+    [
+      'Warning  FailedAttachVolume  2m  attachdetach-controller  AttachVolume.Attach failed for volume "static-data-pv" : rpc error: code = Internal desc = Could not attach volume "vol-0abc123def4567890" to node "i-0123456789abcdef0": attachment of disk "vol-0abc123def4567890" failed, expected device to be attached but was attaching',
+      ['static-data-pv', 'vol-0abc123def4567890'],
+    ],
+    [
+      'Warning  FailedAttachVolume  3m  attachdetach-controller  Multi-Attach error for volume "static-data-pv" Volume is already exclusively attached to one node and can\'t be attached to another',
+      ['static-data-pv'],
+    ],
+    [
+      'Warning  FailedMount  1m  kubelet  MountVolume.MountDevice failed for volume "static-data-pv" : rpc error: code = DeadlineExceeded desc = context deadline exceeded',
+      ['static-data-pv'],
+    ],
+    [
+      '{"level":"ERROR","message":"getting persistent volume \\"static-data-pv\\", persistentvolumes \\"static-data-pv\\" not found"}',
+      ['static-data-pv'],
+    ],
+    [
+      'failed to validate pvc, persistentvolumeclaim bound to non-existent persistentvolume (PersistentVolumeClaim=data/data-postgres-0, PersistentVolume=static-data-pv)',
+      ['static-data-pv'],
+    ],
+    // The pod's own volume names: never a PV.
+    [
+      'Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "config" : configmap "checkout-config" not found',
+      [],
+    ],
+    [
+      'Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "kube-api-access-x7k2p" : object "shop"/"kube-root-ca.crt" not registered',
+      [],
+    ],
+    [
+      'Warning  FailedMount  2m  kubelet  Unable to attach or mount volumes: unmounted volumes=[data config], unattached volumes=[data config kube-api-access-x7k2p]: timed out waiting for the condition',
+      [],
+    ],
+    [
+      'Warning  FailedMount  2m  kubelet  MountVolume.SetUp failed for volume "pvc-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0" : rpc error: code = Internal desc = mount failed',
+      ['pvc-0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0'],
+    ],
+  ])('%s → %j', (line, expected) => {
+    expect(extractEntities(parseMessage(line, {})!).volumes ?? []).toEqual(expected);
+  });
+});

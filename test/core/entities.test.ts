@@ -84,3 +84,32 @@ describe('entities from new and old wordings', () => {
     expect(entitiesOf(line)[kind] ?? []).toEqual(expected);
   });
 });
+
+/**
+ * A PDB is named as `namespace/name` in every Karpenter wording (kubernetes-sigs/karpenter: v0.32
+ * disruption/helpers.go and nodeclaim/consistency/termination.go, v0.37 disruption/types.go, v1.0-v1.7
+ * state/statenode.go, v1.8+ serrors `PodDisruptionBudget=[…]`); a word after "PDB" is otherwise prose.
+ */
+describe('PDB names', () => {
+  it.each<[string, string[]]>([
+    [
+      'Normal  DisruptionBlocked  node/ip-10-0-1-7.ec2.internal  PDB "shop/checkout" prevents pod evictions',
+      ['shop/checkout'],
+    ],
+    ['disrupting via consolidation, pdb "shop/checkout" prevents pod evictions', ['shop/checkout']],
+    ['can\'t drain node, PDB "shop/checkout" is blocking evictions', ['shop/checkout']],
+    ["can't drain node, PDB shop/checkout is blocking evictions", ['shop/checkout']],
+    ['Pdb prevents pod evictions (PodDisruptionBudget=[shop/checkout])', ['shop/checkout']],
+    ['Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[shop/a shop/b])', ['shop/a']],
+    // Prose after "PDB": never a name.
+    ['evicting pod shop/checkout-7d9f8c6b5d-x2z4q violates a PDB', []],
+    ['The PDB is blocking the drain of the node', []],
+    [
+      'Deleting the pod to accommodate the terminationTime 2025-01-01 of the node. The pod was granted 30 seconds of grace-period of its 30 terminationGracePeriodSeconds. This bypasses the PDB of the pod and the do-not-disrupt annotation.',
+      [],
+    ],
+    ['pdb prevents pod evictions', []],
+  ])('%s → %j', (line, expected) => {
+    expect(entitiesOf(line).pdbs ?? []).toEqual(expected);
+  });
+});
