@@ -46,10 +46,19 @@ export default defineRule({
         },
         {
           title: 'Read the instance console and kubelet log',
-          detail: 'Bootstrap and kubelet errors appear in the console output and the journal.',
+          detail:
+            'Bootstrap and kubelet errors appear in the console output and the journal: permissions (the node role), security groups that block the API server, or networking.',
           commands: [
             `aws ec2 get-console-output --instance-id ${f.first('instances', '<instance-id>')} --latest --output text${f.region}`,
+            `aws ssm start-session --target ${f.first('instances', '<instance-id>')}${f.region}`,
+            'journalctl -u kubelet --since "1 hour ago"',
           ],
+        },
+        {
+          title: 'Check that the node agents run and its resources registered',
+          detail:
+            'The VPC CNI (aws-node), kube-proxy and the device plugins run as DaemonSets; extended resources such as nvidia.com/gpu or vpc.amazonaws.com/pod-eni appear in the allocatable resources only once their DaemonSet runs on the node, and Karpenter does not initialise the node before.',
+          commands: ['kubectl get ds -A', `kubectl get node ${node} -o jsonpath='{.status.allocatable}{"\\n"}'`],
         },
       ],
       docs: [DOCS.karpenterTroubleshooting],

@@ -95,7 +95,8 @@ export default defineRule({
         commands: [
           TAINTS_BY_NODEPOOL,
           `kubectl get nodes -o custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints --no-headers | grep ${shellArg(taintKey(taint))}`,
-          ...custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`),
+          // One command per key and effect: `dedicated=gpu` and `dedicated=non-gpu` are both removed by `dedicated-`.
+          ...new Set(custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`)),
         ],
       });
     }
