@@ -29,7 +29,7 @@ const SUBNET_C = 'subnet-0c3d4e5f607182930';
 const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-analyzer';
 const T0 = Date.parse('2026-11-28T02:21:00Z');
 
-/** A real v0.37 line (shared samples, ref-014): the vCPU quota stops a GPU launch. */
+/** A real v0.37 line (test/fixtures/karpenter-samples.jsonl, ref-014): the vCPU quota stops a GPU launch. */
 const QUOTA_LINE =
   '{"level":"ERROR","time":"2024-08-20T09:59:06.590Z","logger":"controller","message":"failed launching nodeclaim","commit":"490ef94","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"g5-gpu-karpenter-hmqzq"},"namespace":"","name":"g5-gpu-karpenter-hmqzq","reconcileID":"4a779644-e7cf-40d3-9023-ef27fd61d457","error":"creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit."}';
 

@@ -59,7 +59,7 @@ export default defineRule({
     fires: [
       {
         line: '{"level":"ERROR","time":"2025-04-12T12:30:11.902Z","logger":"controller","message":"failed launching nodeclaim","NodeClaim":{"name":"batch-m2x8r"},"error":"creating instance, operation error EC2: CreateFleet, exceeded maximum number of attempts, 3, https response error StatusCode: 503, RequestID: 6f1b, api error RequestLimitExceeded: Request limit exceeded."}',
-        source: `constructed from ${SDK_V2_RETRY}/retryable_error.go 'exceeded maximum number of attempts, %d, %v' and the EC2 RequestLimitExceeded code (shared/reference/ec2-error-codes.md)`,
+        source: `constructed from ${SDK_V2_RETRY}/retryable_error.go 'exceeded maximum number of attempts, %d, %v' and the EC2 RequestLimitExceeded code (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html)`,
       },
       {
         line: '2023-03-20T16:42:09.117Z\tERROR\tcontroller.interruption\tgetting messages from queue, ThrottlingException: Rate exceeded\n\tstatus code: 400, request id: 0b6c\t{"commit": "5a7faa0"}',

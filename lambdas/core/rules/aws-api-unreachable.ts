@@ -125,7 +125,8 @@ export default defineRule({
       },
       {
         line: '2021-12-05T14:21:22.474Z        ERROR   controller.controller.metrics   Reconciler error        {"commit": "84b683b", "reconciler group": "karpenter.sh", "reconciler kind": "Provisioner", "name": "default", "namespace": "", "error": "fetching instance types using ec2.DescribeInstanceTypes, WebIdentityErr: failed to retrieve credentials\\ncaused by: RequestError: send request failed\\ncaused by: Post \\"https://sts.eu-west-1.amazonaws.com/\\": dial tcp: i/o timeout"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/920 (shared samples ref-002)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/920 (test/fixtures/karpenter-samples.jsonl ref-002)',
       },
       {
         line: '{"level":"ERROR","time":"2026-11-28T02:14:07.412Z","logger":"controller","message":"Reconciler error","commit":"6e7eab7","controller":"providers.pricing","namespace":"","name":"","reconcileID":"5f0c2f5e-8a1b-4c3d-9e7f-2a6b8c0d1e3f","error":"updating pricing, retreiving on-demand pricing data, getting pricing data, operation error Pricing: GetProducts, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post \\"https://api.pricing.us-east-1.amazonaws.com/\\": dial tcp 52.94.231.18:443: i/o timeout"}',
@@ -136,7 +137,8 @@ export default defineRule({
     silent: [
       {
         line: 'karpenter-f4d59d8ff-nvf9v controller 2022-04-22T22:55:03.625Z\tDEBUG\tcontroller\tDiscovered EC2 instance types zonal offerings\t{"commit": "64fe6ef"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/pull/1715 (shared samples ref-041)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/pull/1715 (test/fixtures/karpenter-samples.jsonl ref-041)',
       },
     ],
   },

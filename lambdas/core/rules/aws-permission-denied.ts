@@ -102,7 +102,8 @@ export default defineRule({
     silent: [
       {
         line: '2023-01-20T01:54:09.557Z        DEBUG   controller.aws  hydrating the launch template cache     {"commit": "f60dacd", "tag-key": "karpenter.k8s.aws/cluster", "tag-value": "bersr"}',
-        source: 'https://github.com/aws-ia/terraform-aws-eks-blueprints/pull/1365 (shared samples ref-051)',
+        source:
+          'https://github.com/aws-ia/terraform-aws-eks-blueprints/pull/1365 (test/fixtures/karpenter-samples.jsonl ref-051)',
       },
     ],
   },

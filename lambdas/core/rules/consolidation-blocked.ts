@@ -87,18 +87,20 @@ export default defineRule({
       },
       {
         line: "  Normal  Unconsolidatable  14m (x6 over 3h25m)  karpenter  Can't replace a spot node with a spot node",
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/669 (shared samples ref-006)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/669 (test/fixtures/karpenter-samples.jsonl ref-006)',
       },
       {
         line: " Normal  Unconsolidatable  6m10s (x5 over 67m)  karpenter  Can't remove without creating 2 candidates    ",
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/1442 (shared samples ref-007)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/1442 (test/fixtures/karpenter-samples.jsonl ref-007)',
       },
     ],
     silent: [
       {
         line: '3m42s       Normal    DisruptionLaunching              nodeclaim/general-purpose-l6dpl   Launching NodeClaim: Underutilized',
         source:
-          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/consolidation.md (shared samples ref-062)',
+          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/consolidation.md (test/fixtures/karpenter-samples.jsonl ref-062)',
       },
       {
         line: '{"level":"INFO","message":"disrupting nodeclaim(s) via delete, terminating 1 nodes (2 pods) ip-10-0-1-7.ec2.internal/m5.large/spot"}',

@@ -102,7 +102,8 @@ export default defineRule({
     silent: [
       {
         line: '2022-01-25T09:50:13.967Z\tDEBUG\tcontroller.provisioning\tDiscovered 328 EC2 instance types\t{"commit": "723b1b7", "provisioner": "default"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/1218 (shared samples ref-057)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/1218 (test/fixtures/karpenter-samples.jsonl ref-057)',
       },
     ],
   },

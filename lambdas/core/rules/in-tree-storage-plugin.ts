@@ -1,6 +1,6 @@
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -78,12 +78,12 @@ export default defineRule({
     fires: [
       {
         line: "ERROR controller.node_state PersistentVolume source 'AWSElasticBlockStore' uses an in-tree storage plugin which is unsupported by Karpenter and is deprecated by Kubernetes",
-        source: 'seed §3 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(3),
       },
       {
         line: '2023-04-05T23:56:53.363Z        ERROR   controller.node_state   PersistentVolume source \'AWSElasticBlockStore\' uses an in-tree storage plugin which is unsupported by Karpenter and is deprecated by Kubernetes. Scale-ups may fail because Karpenter will not discover driver limits. Use a PersistentVolume that references the \'CSI\' volume source for Karpenter auto-scaling support.       {"commit": "b2af562", "node": "ip-192-168-36-137.us-west-2.compute.internal", "pod": "inflate0-6c4bdb8b75-7qmfd", "volume": "mypd", "persistent-volume": "pvc-11db7489-3c6e-46f3-a958-91f9d5009d41"}',
         source:
-          'https://github.com/aws/karpenter-provider-aws/blob/1d927085dd81a9df9301e613f371dac5b4d16bfe/website/content/en/docs/troubleshooting.md (shared samples ref-010)',
+          'https://github.com/aws/karpenter-provider-aws/blob/1d927085dd81a9df9301e613f371dac5b4d16bfe/website/content/en/docs/troubleshooting.md (test/fixtures/karpenter-samples.jsonl ref-010)',
       },
       {
         line: '2023-06-14T09:12:41.118Z\tERROR\tcontroller.provisioner\tStorageClass .spec.provisioner uses an in-tree storage plugin which is unsupported by Karpenter and is deprecated by Kubernetes. Scale-ups may fail because Karpenter will not discover driver limits. Create a new StorageClass with a .spec.provisioner referencing the CSI driver plugin name \'ebs.csi.aws.com\'.\t{"commit": "d7e22b1", "pod": "data/postgres-0", "volume": "data", "storage-class": "gp2", "provisioner": "kubernetes.io/aws-ebs"}',

@@ -2,7 +2,7 @@ import { readPodSpec } from '../advice/workload-steps';
 import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { describeRequirement, type RequirementConflict, requirementConflicts } from '../scheduling-evidence';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 const ZONE_KEY = 'topology.kubernetes.io/zone';
 
@@ -82,25 +82,27 @@ export default defineRule({
     fires: [
       {
         line: 'incompatible requirements, label \\"eks.amazonaws.com/nodegroup\\" does not have known values"',
-        source: 'seed §12 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(12),
       },
       {
         line: 'incompatible requirements, key topology.kubernetes.io/zone, topology.kubernetes.io/zone In [us-east-1a] not in topology.kubernetes.io/zone In [us-east-1b us-east-1c]',
-        source: 'seed §12 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(12),
       },
       {
         line: 'incompatible requirements, key nodes.ktp.io/role, nodes.ktp.io/role In [ktp-atom-apps] not in nodes.ktp.io/role In [kube-apps]',
-        source: 'seed §12 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(12),
       },
     ],
     silent: [
       {
         line: '{"level":"INFO","time":"2024-02-06T09:05:23.466Z","logger":"controller.provisioner","message":"computed new nodeclaim(s) to fit pod(s)","commit":"1d7f91c","nodeclaims":1,"pods":1}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/5578 (shared samples ref-039)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/5578 (test/fixtures/karpenter-samples.jsonl ref-039)',
       },
       {
         line: '2023-09-21T13:14:01.659Z\tINFO\tcontroller.provisioner\tcomputed new machine(s) to fit pod(s)\t{"commit": "637a642", "machines": 1, "pods": 1}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4533 (shared samples ref-048)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4533 (test/fixtures/karpenter-samples.jsonl ref-048)',
       },
     ],
   },

@@ -71,7 +71,8 @@ export default defineRule({
       },
       {
         line: '2023-10-10T05:24:20.220Z\tDEBUG\tcontroller.interruption\tremoving offering from offerings\t{"commit": "34d50bf-dirty", "queue": "karpenter-venture-preprod-queue-interruption", "messageKind": "SpotInterruptionKind", "machine": "karpenter-spot-worker-preprod-66tr5", "action": "CordonAndDrain", "node": "ip-172-27-13-123.ap-southeast-2.compute.internal", "reason": "SpotInterruptionKind", "instance-type": "t3a.small", "zone": "ap-southeast-2a", "capacity-type": "spot", "ttl": "3m0s"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4772 (shared samples ref-072)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4772 (test/fixtures/karpenter-samples.jsonl ref-072)',
       },
     ],
   },

@@ -68,21 +68,25 @@ export default defineRule({
       },
       {
         line: '2023-10-09T03:23:22.419Z\tERROR\tcontroller.interruption\tparsing message, parsing sqs message, unmarshalling the message as Metadata, invalid character \'a\' looking for beginning of value\t{"commit": "34d50bf-dirty", "queue": "karpenter-venture-staging-queue-interruption"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4772 (shared samples ref-029)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4772 (test/fixtures/karpenter-samples.jsonl ref-029)',
       },
     ],
     silent: [
       {
         line: '2023-10-10T05:24:20.220Z\tDEBUG\tcontroller.interruption\tremoving offering from offerings\t{"commit": "34d50bf-dirty", "queue": "karpenter-venture-preprod-queue-interruption", "messageKind": "SpotInterruptionKind", "machine": "karpenter-spot-worker-preprod-66tr5", "action": "CordonAndDrain", "node": "ip-172-27-13-123.ap-southeast-2.compute.internal", "reason": "SpotInterruptionKind", "instance-type": "t3a.small", "zone": "ap-southeast-2a", "capacity-type": "spot", "ttl": "3m0s"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4772 (shared samples ref-072)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4772 (test/fixtures/karpenter-samples.jsonl ref-072)',
       },
       {
         line: '2023-10-10T05:24:20.236Z\tINFO\tcontroller.interruption\tinitiating delete for machine from interruption message\t{"commit": "34d50bf-dirty", "queue": "karpenter-venture-preprod-queue-interruption", "messageKind": "SpotInterruptionKind", "machine": "karpenter-spot-worker-preprod-66tr5", "action": "CordonAndDrain", "node": "ip-172-27-13-123.ap-southeast-2.compute.internal"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4772 (shared samples ref-073)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4772 (test/fixtures/karpenter-samples.jsonl ref-073)',
       },
       {
         line: '2023-01-20T01:54:09.557Z        INFO    controller.interruption starting controller     {"commit": "f60dacd"}',
-        source: 'https://github.com/aws-ia/terraform-aws-eks-blueprints/pull/1365 (shared samples ref-050)',
+        source:
+          'https://github.com/aws-ia/terraform-aws-eks-blueprints/pull/1365 (test/fixtures/karpenter-samples.jsonl ref-050)',
       },
     ],
   },

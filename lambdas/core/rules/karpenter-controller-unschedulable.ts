@@ -4,7 +4,7 @@ import { shellArg } from '../advice/shell';
 import { HELM_OWNED_NOTE } from '../advice/side-effects';
 import { FIND_CONTROLLER, helmSet } from '../advice/controller';
 import { DOCS } from '../advice/docs-links';
-import { defineRule } from './types';
+import { defineRule, seedSection } from './types';
 
 /** Text that says a scheduling attempt failed: the context in which a Karpenter pod is "unschedulable". */
 export const SCHEDULING_FAILURE_FRAGMENTS = [
@@ -88,12 +88,12 @@ export default defineRule({
     silent: [
       {
         line: 'Warning FailedScheduling 3m default-scheduler 0/1 nodes are available: 1 Insufficient memory',
-        source:
-          "seed §1 (shared/seed/karpenter-scaling-troubleshooting.es.txt): the same event about a pod that is not Karpenter's",
+        source: seedSection(1, "the same event about a pod that is not Karpenter's"),
       },
       {
         line: ' Normal   Nominated         3m44s                karpenter          Pod should schedule on: nodeclaim/default-zlp9c',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/5463 (shared samples ref-045)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/5463 (test/fixtures/karpenter-samples.jsonl ref-045)',
       },
     ],
   },

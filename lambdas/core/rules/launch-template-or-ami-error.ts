@@ -67,17 +67,20 @@ export default defineRule({
       },
       {
         line: '{"level":"ERROR","time":"2024-02-21T05:57:39.964Z","logger":"controller","message":"Reconciler error","commit":"17d6c05","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"standard-instance-store-x6wxs"},"namespace":"","name":"standard-instance-store-x6wxs","reconcileID":"ea2d9f2d-b7a9-4061-b65f-c1721321ee0c","error":"launching nodeclaim, creating instance, getting launch template configs, getting launch templates, no instance types satisfy requirements of amis ami-0f58878e44a8ebf11, ami-007e086d128149684, ami-007e086d128149684"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/5706 (shared samples ref-001)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/5706 (test/fixtures/karpenter-samples.jsonl ref-001)',
       },
     ],
     silent: [
       {
         line: '2023-02-13T10:21:45.363Z        DEBUG   controller.provisioner.cloudprovider    discovered new ami      {"commit": "8c27519-dirty", "provisioner": "spot", "ami": "ami-06bf8e441ff8de6c6", "query": "/aws/service/eks/optimized-ami/1.24/amazon-linux-2/recommended/image_id"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/3390 (shared samples ref-071)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/3390 (test/fixtures/karpenter-samples.jsonl ref-071)',
       },
       {
         line: '  Normal  AMIsReady             38s   karpenter  Status condition transitioned, Type: AMIsReady, Status: True -> Unknown, Reason: AwaitingReconciliation, Message: object is awaiting reconciliation',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/7436 (shared samples ref-054)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/7436 (test/fixtures/karpenter-samples.jsonl ref-054)',
       },
     ],
   },

@@ -62,11 +62,13 @@ export default defineRule({
       },
       {
         line: 'E0206 17:26:20.694975       1 leaderelection.go:361] Failed to update lock: Put "https://10.100.0.1:443/apis/coordination.k8s.io/v1/namespaces/karpenter/leases/karpenter-leader-election": context deadline exceeded',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/1283 (shared samples ref-016)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/1283 (test/fixtures/karpenter-samples.jsonl ref-016)',
       },
       {
         line: 'panic: Unable to start manager, leader election lost',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/1283 (shared samples ref-017)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/1283 (test/fixtures/karpenter-samples.jsonl ref-017)',
       },
     ],
     silent: [

@@ -77,23 +77,25 @@ export default defineRule({
       },
       {
         line: '{"level":"ERROR","time":"2024-08-21T12:03:10.958Z","logger":"controller","caller":"controller/controller.go:261","message":"Reconciler error","commit":"5bdf9c3","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"default-v64qz"},"namespace":"","name":"default-v64qz","reconcileID":"30d5bee9-399d-42fa-87a0-533677cbb908","error":"missing required startup taint, karpenter.sh/unregistered"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/6821 (shared samples ref-018)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/6821 (test/fixtures/karpenter-samples.jsonl ref-018)',
       },
       {
         line: '{"level":"ERROR","time":"2024-11-15T18:18:38.433Z","logger":"controller","caller":"controller/controller.go:261","message":"Reconciler error","commit":"a2875e3","controller":"nodeclaim.lifecycle","controllerGroup":"karpenter.sh","controllerKind":"NodeClaim","NodeClaim":{"name":"default-g8nd2"},"namespace":"","name":"default-g8nd2","reconcileID":"c771433a-5731-4e0b-99f7-ad33361ec0d6","error":"missing required startup taint, karpenter.sh/unregistered"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/7399 (shared samples ref-019)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/7399 (test/fixtures/karpenter-samples.jsonl ref-019)',
       },
     ],
     silent: [
       {
         line: '2m39s       Normal    Registered                nodeclaim/general-purpose-5c74h   Status condition transitioned, Type: Registered, Status: Unknown -> True, Reason: Registered',
         source:
-          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (shared samples ref-064)',
+          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (test/fixtures/karpenter-samples.jsonl ref-064)',
       },
       {
         line: '2m36s       Normal    Initialized               nodeclaim/general-purpose-5c74h   Status condition transitioned, Type: Initialized, Status: Unknown -> True, Reason: Initialized',
         source:
-          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (shared samples ref-065)',
+          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (test/fixtures/karpenter-samples.jsonl ref-065)',
       },
     ],
   },

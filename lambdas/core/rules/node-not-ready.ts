@@ -1,5 +1,5 @@
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -68,7 +68,7 @@ export default defineRule({
     fires: [
       {
         line: 'Nodes provisioned by Karpenter are in a NotReady state',
-        source: 'seed §6 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(6),
       },
       {
         line: '{"involvedObject":{"kind":"NodeClaim","name":"default-abcde"},"reason":"Ready","message":"Status condition transitioned, Type: Ready, Status: True -> False"}',
@@ -77,7 +77,8 @@ export default defineRule({
       },
       {
         line: '  Warning  NodeRepairBlocked        88s (x19 over 142m)  karpenter        more then 20% nodes are unhealthy in the nodepool',
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/2134 (shared samples ref-021)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/2134 (test/fixtures/karpenter-samples.jsonl ref-021)',
       },
     ],
     silent: [
@@ -88,7 +89,7 @@ export default defineRule({
       {
         line: '2m36s       Normal    Initialized               nodeclaim/general-purpose-5c74h   Status condition transitioned, Type: Initialized, Status: Unknown -> True, Reason: Initialized',
         source:
-          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (shared samples ref-065)',
+          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/fastpaths/operator/karpenter/node-provisioning.md (test/fixtures/karpenter-samples.jsonl ref-065)',
       },
     ],
   },

@@ -61,7 +61,8 @@ export default defineRule({
       },
       {
         line: '{"level":"ERROR","time":"2024-05-28T20:49:19.963Z","logger":"controller.disruption","message":"listing instance types for default, resolving node class, EC2NodeClass.karpenter.k8s.aws \\"default\\" not found","commit":"17dd42b"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/6292 (shared samples ref-022)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/6292 (test/fixtures/karpenter-samples.jsonl ref-022)',
       },
     ],
     silent: [

@@ -57,13 +57,15 @@ export default defineRule({
       },
       {
         line: '{"level":"ERROR","time":"2024-05-28T20:49:25.812Z","logger":"controller.provisioner","message":"Could not schedule pod, all available instance types exceed limits for nodepool: \\"default\\"","commit":"17dd42b","pod":"podname/model-d4dnm"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/6292 (shared samples ref-025)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/6292 (test/fixtures/karpenter-samples.jsonl ref-025)',
       },
     ],
     silent: [
       {
         line: '2023-02-13T10:21:45.282Z        INFO    controller.provisioner  launching machine with 1 pods requesting {"cpu":"3125m","memory":"3Gi","pods":"3"} from types r5a.xlarge, m6a.xlarge, r6a.xlarge, m6i.xlarge, m5a.xlarge    {"commit": "8c27519-dirty", "provisioner": "spot"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/3390 (shared samples ref-070)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/3390 (test/fixtures/karpenter-samples.jsonl ref-070)',
       },
     ],
   },

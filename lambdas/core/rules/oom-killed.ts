@@ -2,7 +2,7 @@ import { setResourcesStep } from '../advice/workload-steps';
 import { shellArg } from '../advice/shell';
 import { DOCS } from '../advice/docs-links';
 import { limitRangeStep } from '../advice/requests';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 /** The seed's OOM event wording: `Memory limit: 512Mi, Memory usage: 513Mi`. */
 const OOM_LIMIT = /Memory limit: ([0-9.]{1,12}[A-Za-z]{0,3}), Memory usage: ([0-9.]{1,12}[A-Za-z]{0,3})/;
@@ -62,11 +62,12 @@ export default defineRule({
     fires: [
       {
         line: 'Warning OOMKilled pod/your-pod-name Container "container-name" was killed due to OOM (Out of Memory). Memory limit: 512Mi, Memory usage: 513Mi',
-        source: 'seed §4 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(4),
       },
       {
         line: '[18026.221140] Memory cgroup out of memory: Killed process 140339 (python3) total-vm:120832kB, anon-rss:15596kB, file-rss:8924kB, shmem-rss:0kB, UID:0 pgtables:276kB oom_score_adj:-997',
-        source: 'https://github.com/kubernetes-sigs/aws-efs-csi-driver/issues/1218 (shared samples ref-023)',
+        source:
+          'https://github.com/kubernetes-sigs/aws-efs-csi-driver/issues/1218 (test/fixtures/karpenter-samples.jsonl ref-023)',
       },
     ],
     silent: [

@@ -42,7 +42,8 @@ export default defineRule({
     silent: [
       {
         line: '{"level":"DEBUG","time":"2024-05-14T09:58:55.080Z","logger":"controller.disruption","message":"discovered subnets","commit":"fb4d75f","subnets":["subnet-05d32764d86645112 (eu-central-1b)","subnet-04e892f4c7dc778f6 (eu-central-1a)","subnet-08a50cd900b173056 (eu-central-1c)"]}',
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/1256 (shared samples ref-059)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/1256 (test/fixtures/karpenter-samples.jsonl ref-059)',
       },
     ],
   },

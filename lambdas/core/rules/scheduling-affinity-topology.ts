@@ -1,7 +1,7 @@
 import { readPodSpec } from '../advice/workload-steps';
 import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -53,17 +53,18 @@ export default defineRule({
     fires: [
       {
         line: "Warning FailedScheduling pod/\"pod-name\" 0/3 nodes are available: 1 node(s) didn't match pod affinity rules, 2 node(s) didn't match pod topology spread constraints rules, 3 nodes(s) didn't match inter-pod anti-affinity rules",
-        source: 'seed §7 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(7),
       },
       {
         line: "0/3 nodes are available: 1 node(s) didn't match pod topology spread constraints, 2 node(s) didn't match pod anti-affinity rules.",
-        source: 'https://github.com/Panfactum/stack/issues/41 (shared samples ref-024)',
+        source: 'https://github.com/Panfactum/stack/issues/41 (test/fixtures/karpenter-samples.jsonl ref-024)',
       },
     ],
     silent: [
       {
         line: ' Normal   Nominated         3m44s                karpenter          Pod should schedule on: nodeclaim/default-zlp9c',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/5463 (shared samples ref-045)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/5463 (test/fixtures/karpenter-samples.jsonl ref-045)',
       },
     ],
   },

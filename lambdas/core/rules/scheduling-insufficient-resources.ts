@@ -2,7 +2,7 @@ import { setResourcesStep } from '../advice/workload-steps';
 import { readPodSpec } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
 import { requestedResources } from '../scheduling-evidence';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -65,7 +65,7 @@ export default defineRule({
     fires: [
       {
         line: 'Warning FailedScheduling 30s (x13 over 60m) default-scheduler 0/5 nodes are available: 1 Insufficient memory. preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod',
-        source: 'seed §8 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(8),
       },
       {
         line: 'Warning  FailedScheduling  12s  karpenter  Failed to schedule pod, incompatible with nodepool "default", daemonset overhead={"cpu":"200m"}, no instance type satisfied resources {"cpu":"96","pods":"1"} and requirements karpenter.sh/capacity-type In [on-demand spot]',
@@ -81,11 +81,13 @@ export default defineRule({
     silent: [
       {
         line: '2022-03-17T20:10:26.710Z\tDEBUG\tcontroller.provisioning\tExcluding instance type m6gd.medium because there are not enough resources for daemons\t{"commit": "4b14787", "provisioner": "default"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/1536 (shared samples ref-047)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/1536 (test/fixtures/karpenter-samples.jsonl ref-047)',
       },
       {
         line: '2021-06-25T15:00:54.416Z        DEBUG   Excluding instance type t3.nano because there are not enough resources for kubelet and system overhead',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/476 (shared samples ref-053)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/476 (test/fixtures/karpenter-samples.jsonl ref-053)',
       },
     ],
   },

@@ -1,7 +1,7 @@
 import { readPodSpec } from '../advice/workload-steps';
 import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -52,13 +52,14 @@ export default defineRule({
     fires: [
       {
         line: "Warning FailedScheduling  3m    default-scheduler 0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 3 node(s) didn't satisfy existing pods anti-affinity rules, 4 node(s) didn't match Pod's node affinity rules",
-        source: 'seed §10 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(10),
       },
     ],
     silent: [
       {
         line: 'Pod should schedule on: machine/default-karpenter-f72cc, node/ip-10-149-71-113.eu-central-1.compute.internal',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/4438 (shared samples ref-069)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/4438 (test/fixtures/karpenter-samples.jsonl ref-069)',
       },
     ],
   },

@@ -4,7 +4,7 @@ import { shellArg } from '../advice/shell';
 import { isSystemTaint, taintKey, taintRemoval, tolerationYaml } from '../advice/taints';
 import { type RemediationStep } from '../advice/types';
 import { taintsByNodepool } from '../scheduling-evidence';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 const TAINTS_BY_NODEPOOL =
   'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{" taints="}{.spec.template.spec.taints}{" startupTaints="}{.spec.template.spec.startupTaints}{"\\n"}{end}\'';
@@ -119,11 +119,12 @@ export default defineRule({
     fires: [
       {
         line: "0/5 nodes are available: 3 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 2 node(s) had taint {dedicated: non-gpu}, that the pod didn't tolerate",
-        source: 'seed §9 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(9),
       },
       {
         line: "Warning  FailedScheduling  4m35s (x39 over 50m)  default-scheduler  0/5 nodes are available: 1 node(s) had taint {karpenter.sh/not-ready: }, that the pod didn't tolerate, 4 node(s) didn't match node selector.",
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/644 (shared samples ref-028)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/644 (test/fixtures/karpenter-samples.jsonl ref-028)',
       },
       {
         line: '{"level":"ERROR","message":"could not schedule pod","errorCauses":[{"error":"incompatible with nodepool \\"a\\", did not tolerate team=x:NoSchedule"}]}',
@@ -133,12 +134,13 @@ export default defineRule({
     silent: [
       {
         line: '{"level":"INFO","time":"2025-04-04T10:15:20.643Z","logger":"controller","caller":"termination/controller.go:109","message":"tainted node","controller":"node.termination","controllerGroup":"","controllerKind":"Node","Node":{"name":"ip-10-174-47-160.ec2.internal"},"namespace":"","name":"ip-10-174-47-160.ec2.internal","reconcileID":"bbe98730-ceda-4294-87e4-17bb31434e11","taint.Key":"karpenter.sh/disrupted","taint.Value":"","taint.Effect":"NoSchedule"}',
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/2123 (shared samples ref-044)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/2123 (test/fixtures/karpenter-samples.jsonl ref-044)',
       },
       {
         line: '{"level":"INFO","time":"2025-04-23T15:05:56.637Z","logger":"controller","message":"tainted node","commit":"0871602","controller":"node.termination","controllerGroup":"","controllerKind":"Node","Node":{"name":"ip-10-0-155-52.eu-west-1.compute.internal"},"namespace":"","name":"ip-10-0-155-52.eu-west-1.compute.internal","reconcileID":"d686553c-59ea-4835-8a99-37913dd82264","NodeClaim":{"name":"local-storage-raid-al2023-m5df6"},"taint.Key":"karpenter.sh/disrupted","taint.Value":"","taint.Effect":"NoSchedule"}',
         source:
-          'https://github.com/awslabs/LogParserForKarpenter/blob/61d321d60040b7eadaa6922083d7e693e6c1e14e/sample-input.txt (shared samples ref-061)',
+          'https://github.com/awslabs/LogParserForKarpenter/blob/61d321d60040b7eadaa6922083d7e693e6c1e14e/sample-input.txt (test/fixtures/karpenter-samples.jsonl ref-061)',
       },
     ],
   },

@@ -2,7 +2,7 @@ import { customNetworkingStep } from '../advice/custom-networking';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { describeSubnetFacts, roomElsewhere } from '../advice/subnets';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -70,21 +70,24 @@ export default defineRule({
     fires: [
       {
         line: '"error": "creating machine, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-a to satisfy the requested number of instances"',
-        source: 'seed §11 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(11),
       },
       {
         line: ' ERROR   controller.provisioner  launching machine, creating cloud provider instance, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-0783288fba3453a60\' to satisfy the requested number of instances.; launching machine, creating cloud provider instance, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-0783288fba3453a60\' to satisfy the requested number of instances.        {"commit": "5a7faa0-dirty"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/3380 (shared samples ref-030)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/3380 (test/fixtures/karpenter-samples.jsonl ref-030)',
       },
       {
         line: 'Warning  FailedCreatePodSandBox  2m47s (x1642 over 6h)  kubelet  (combined from similar events): Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "71ef22cdaf65163adca4c97ed66df6a7cdcdcbe7c011d0ff62a77648cba5b46b": plugin type="aws-cni" name="aws-cni" failed (add): add cmd: failed to assign an IP address to container',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/7318 (shared samples ref-031)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/7318 (test/fixtures/karpenter-samples.jsonl ref-031)',
       },
     ],
     silent: [
       {
         line: '{"level":"DEBUG","time":"2024-05-14T09:58:55.080Z","logger":"controller.disruption","message":"discovered subnets","commit":"fb4d75f","subnets":["subnet-05d32764d86645112 (eu-central-1b)","subnet-04e892f4c7dc778f6 (eu-central-1a)","subnet-08a50cd900b173056 (eu-central-1c)"]}',
-        source: 'https://github.com/kubernetes-sigs/karpenter/issues/1256 (shared samples ref-059)',
+        source:
+          'https://github.com/kubernetes-sigs/karpenter/issues/1256 (test/fixtures/karpenter-samples.jsonl ref-059)',
       },
     ],
   },

@@ -73,6 +73,17 @@ export interface Recognition {
   refinesCapacityWrapper?: true;
 }
 
+/**
+ * The article the catalog started from, by its published title: the AWS Knowledge Center article on
+ * troubleshooting Karpenter scaling in Amazon EKS, in its Spanish edition.
+ */
+export const SEED_ARTICLE =
+  'AWS Knowledge Center, "¿Cómo soluciono los problemas de escalamiento de clústeres con el escalamiento automático de Karpenter en Amazon EKS?"';
+
+/** The source of an example quoted from section n of the seed article, with what differs from the quote. */
+export const seedSection = (section: number, note?: string): string =>
+  `seed §${section} (${SEED_ARTICLE})${note ? `: ${note}` : ''}`;
+
 /** A line the rule must fire on, or stay silent on, and where it comes from. */
 export interface Example {
   line: string;

@@ -1,6 +1,6 @@
 import { DRIFT_NOTE } from '../advice/side-effects';
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -64,7 +64,7 @@ export default defineRule({
     fires: [
       {
         line: 'Warning FailedAttachVolume pod/example-pod AttachVolume. Attach failed for volume " " : rpc error: code = Internal desc = Could not attach volume " " to node " ": attachment of disk " " failed, expected device to be attached but was attaching',
-        source: 'seed §2 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(2),
       },
       {
         line: 'AttachVolume.Attach failed for volume "pvc-1" : rpc error: code = Internal desc = Could not attach volume "vol-0123456789abcdef0" to node "i-0123456789abcdef0": AttachmentLimitExceeded',
@@ -73,7 +73,8 @@ export default defineRule({
       },
       {
         line: 'FailedAttachVolume: AttachVolume.Attach failed for volume "pvc-XXX" : rpc error: code = Internal desc = Could not attach volume "vol-XXX" to node "i-XXX": attachment of disk "vol-XX" failed, expected device to be attached but was attaching',
-        source: 'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/issues/1801 (shared samples ref-034)',
+        source:
+          'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/issues/1801 (test/fixtures/karpenter-samples.jsonl ref-034)',
       },
     ],
     silent: [

@@ -1,5 +1,5 @@
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 export default defineRule({
   info: {
@@ -53,12 +53,12 @@ export default defineRule({
     fires: [
       {
         line: 'Warning FailedMount pod/example-pod Unable to attach or mount volumes: unmounted volumes=[], unattached volumes=[]: timed out waiting for the condition',
-        source: 'seed §2 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(2),
       },
       {
         line: '  Warning  FailedMount  3m33s (x6 over 23m)  kubelet  MountVolume.SetUp failed for volume "pvc-719c8ef2-5bdb-4638-b4db-7d59b53d21f0" : rpc error: code = DeadlineExceeded desc = context deadline exceeded',
         source:
-          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/troubleshooting/pod/container_creating.md (shared samples ref-035)',
+          'https://github.com/aws-samples/eks-workshop-v2/blob/bb1b30007ba61a406d5efc18e48dff87ea879a36/website/docs/troubleshooting/pod/container_creating.md (test/fixtures/karpenter-samples.jsonl ref-035)',
       },
     ],
     silent: [

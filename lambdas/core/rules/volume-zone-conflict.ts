@@ -59,13 +59,15 @@ export default defineRule({
       },
       {
         line: "Warning  FailedScheduling  2m28s (x8 over 9m3s)  default-scheduler  0/6 nodes are available: 1 node(s) had volume node affinity conflict, 2 node(s) didn't match Pod's node affinity/selector, 3 Insufficient cpu.",
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/2971 (shared samples ref-036)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/2971 (test/fixtures/karpenter-samples.jsonl ref-036)',
       },
     ],
     silent: [
       {
         line: ' Normal   Nominated         3m44s                karpenter          Pod should schedule on: nodeclaim/default-zlp9c',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/5463 (shared samples ref-045)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/5463 (test/fixtures/karpenter-samples.jsonl ref-045)',
       },
     ],
   },

@@ -58,7 +58,8 @@ export default defineRule({
       },
       {
         line: '2022-11-17T13:09:22.957Z\tERROR\tcontroller\tReconciler error\t{"commit": "ea5dc14", "controller": "counter", "controllerGroup": "karpenter.sh", "controllerKind": "Provisioner", "Provisioner": {"name":"gp-karpenter"}, "namespace": "", "name": "gp-karpenter", "reconcileID": "61c4a81e-7129-4582-bb04-3ea764164616", "error": "Internal error occurred: failed calling webhook \\"defaulting.webhook.provisioners.karpenter.sh\\": failed to call webhook: Post \\"https://karpenter.karpenter.svc:443/default-resource?timeout=10s\\": x509: certificate signed by unknown authority (possibly because of \\"x509: ECDSA verification failure\\" while trying to verify candidate authority certificate \\"karpenter.karpenter.svc\\")"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/2876 (shared samples ref-037)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/2876 (test/fixtures/karpenter-samples.jsonl ref-037)',
       },
     ],
     silent: [
@@ -68,7 +69,8 @@ export default defineRule({
       },
       {
         line: '2022-01-24T14:44:59.665Z\tINFO\twebhook.WebhookCertificates\tStarted workers\t{"commit": "723b1b7"}',
-        source: 'https://github.com/aws/karpenter-provider-aws/issues/1165 (shared samples ref-055)',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/1165 (test/fixtures/karpenter-samples.jsonl ref-055)',
       },
     ],
   },

@@ -1,6 +1,6 @@
 import { changeTemplateStep } from '../advice/workload-steps';
 import { DOCS } from '../advice/docs-links';
-import { anyOf, defineRule } from './types';
+import { anyOf, defineRule, seedSection } from './types';
 
 /** Windows Server LTSC image tags and the host build they need (node.kubernetes.io/windows-build). */
 const WINDOWS_BUILDS: ReadonlyArray<readonly [string, string]> = [
@@ -56,11 +56,12 @@ export default defineRule({
     fires: [
       {
         line: 'Failed to pull image "mcr.microsoft.com/windows/servercore:xxx": rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:xxx": no match for platform in manifest: not found',
-        source: 'seed §5 (shared/seed/karpenter-scaling-troubleshooting.es.txt)',
+        source: seedSection(5),
       },
       {
         line: 'Warning Failed 11s kubelet Failed to pull image "mcr.microsoft.com/windows/servercore:ltsc2022": rpc error: code = NotFound desc = failed to pull and unpack image "mcr.microsoft.com/windows/servercore:ltsc2022": no match for platform in manifest: not found',
-        source: 'https://github.com/microsoft/Windows-Containers/issues/223 (shared samples ref-038)',
+        source:
+          'https://github.com/microsoft/Windows-Containers/issues/223 (test/fixtures/karpenter-samples.jsonl ref-038)',
       },
     ],
     silent: [
