@@ -46,13 +46,11 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
   if (options.enrich && !region) throw new InputError('--enrich needs a region: pass --region or set AWS_REGION');
   const stats = emptyInputStats();
   const follow = options.follow ? followPrinter(options, region, io) : undefined;
-  const analyzer = new StreamingAnalyzer(
-    options.cluster,
-    follow?.onChange,
-    undefined,
-    undefined,
-    follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : undefined,
-  );
+  const analyzer = new StreamingAnalyzer({
+    cluster: options.cluster,
+    onChange: follow?.onChange,
+    resolution: follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : undefined,
+  });
   follow?.attach(analyzer);
   const stop = new AbortController();
   const release = options.follow ? io.onInterrupt(() => stop.abort()) : () => undefined;

@@ -40,8 +40,10 @@ export async function watch(options: WatchOptions, io: Io): Promise<number> {
   });
   const stats = emptyInputStats();
   const follow = followPrinter(options, where.region, io);
-  const analyzer = new StreamingAnalyzer(where.cluster, follow.onChange, undefined, undefined, {
-    windowMs: FOLLOW_RESOLUTION_WINDOW_MS,
+  const analyzer = new StreamingAnalyzer({
+    cluster: where.cluster,
+    onChange: follow.onChange,
+    resolution: { windowMs: FOLLOW_RESOLUTION_WINDOW_MS },
   });
   follow.attach(analyzer);
   io.stderr(

@@ -37,11 +37,9 @@ export interface Analysis {
 export function analyzeMessages(
   messages: Iterable<RawMessage>,
   cluster: string,
-  sources?: KarpenterSources,
-  /** The cluster's account when it is not the deployment's own (`keyAccountOf`). */
-  account?: string,
+  options: Pick<AnalyzerOptions, 'sources' | 'account'> = {},
 ): Analysis {
-  const analyzer = new StreamingAnalyzer(cluster, undefined, sources, account);
+  const analyzer = new StreamingAnalyzer({ ...options, cluster });
   const stream = analyzer.stream();
   for (const message of messages) stream.push(message);
   return analyzer.finish();
@@ -49,6 +47,19 @@ export function analyzeMessages(
 
 /** Called when a signal opens an incident or adds to what it affects. */
 export type ChangeListener = (change: IncidentChange, signal: Signal) => void;
+
+/** What one analysis is of, and who hears of its incidents as they change. */
+export interface AnalyzerOptions {
+  cluster: string;
+  /** The cluster's account when it is not the deployment's own; it goes into every finding id (`keyAccountOf`). */
+  account?: string;
+  /** When set, records of other containers in a shared log group are counted and skipped. */
+  sources?: KarpenterSources;
+  /** Called when a signal opens an incident or adds to what it affects. */
+  onChange?: ChangeListener;
+  /** How held scheduling failures are released; by default at the end of the delivery (`finish`). */
+  resolution?: ResolutionOptions;
+}
 
 /**
  * The same pipeline fed one message at a time, from any number of streams (a file, a pipe, two
@@ -71,18 +82,14 @@ export class StreamingAnalyzer {
   private readonly unrecognised = new UnrecognisedCounter();
   private readonly streams = new Set<RecordAssembler>();
 
-  constructor(
-    cluster: string,
-    private readonly onChange?: ChangeListener,
-    /** When set, records of other containers in a shared log group are counted and skipped. */
-    private readonly sources?: KarpenterSources,
-    /** The cluster's account when it is not the deployment's own; it goes into every finding id. */
-    account?: string,
-    /** How held scheduling failures are released; by default at the end of the delivery (`finish`). */
-    resolution?: ResolutionOptions,
-  ) {
-    this.aggregator = new Aggregator(cluster, account);
-    this.resolutions = new ResolutionTracker(resolution);
+  private readonly onChange?: ChangeListener;
+  private readonly sources?: KarpenterSources;
+
+  constructor(options: AnalyzerOptions) {
+    this.onChange = options.onChange;
+    this.sources = options.sources;
+    this.aggregator = new Aggregator(options.cluster, options.account);
+    this.resolutions = new ResolutionTracker(options.resolution);
   }
 
   /** A new stream of messages into this analysis. */

@@ -70,7 +70,7 @@ export async function analyzeDocument(
   const account = keyAccountOf(owner, home);
   logger.appendKeys({ cluster, logGroup: document.logGroup, ...(account ? { account } : {}) });
   const stats = emptyInputStats();
-  const analysis = analyzeMessages(fromDocument(document, stats), cluster, settings.sources, account);
+  const analysis = analyzeMessages(fromDocument(document, stats), cluster, { sources: settings.sources, account });
   result.cluster = cluster;
   if (account) result.account = account;
   result.records = analysis.stats.records;

@@ -50,7 +50,7 @@ describe('per-account finding ids', () => {
   });
 
   it('makes the aggregator of an account stamp its incidents with the account and its ids', () => {
-    const [spoke] = analyzeMessages([line()], 'prod', undefined, SPOKE_A).incidents;
+    const [spoke] = analyzeMessages([line()], 'prod', { account: SPOKE_A }).incidents;
     const [home] = analyzeMessages([line()], 'prod').incidents;
 
     expect(spoke).toMatchObject({ cluster: 'prod', account: SPOKE_A, rule: 'subnet-ip-exhaustion' });
@@ -60,7 +60,7 @@ describe('per-account finding ids', () => {
   });
 
   it('keeps the account through the store and into the finding, which names the cluster’s account', () => {
-    const [spoke] = analyzeMessages([line()], 'prod', undefined, SPOKE_A).incidents;
+    const [spoke] = analyzeMessages([line()], 'prod', { account: SPOKE_A }).incidents;
 
     const { state } = advanceIncident(undefined, spoke!, 'critical', 'batch-1', 1_000, DEFAULT_POLICY);
 

@@ -105,8 +105,10 @@ describe('scheduling failures resolved in the same delivery', () => {
 
   it('while following a stream, releases a held failure once the records move a window past it', () => {
     const opened: string[] = [];
-    const analyzer = new StreamingAnalyzer('prod', (change, signal) => opened.push(signal.rule), undefined, undefined, {
-      windowMs: 60_000,
+    const analyzer = new StreamingAnalyzer({
+      cluster: 'prod',
+      onChange: (_change, signal) => opened.push(signal.rule),
+      resolution: { windowMs: 60_000 },
     });
     const stream = analyzer.stream();
     const push = (message: string) => stream.push({ message, origin: { file: 'events' } });
@@ -128,7 +130,7 @@ describe('bounded holding', () => {
   const at = (second: number) => new Date(Date.UTC(2026, 10, 30, 10, 0, second % 60, second)).toISOString();
 
   it('holds at most maxHeld failures: past it the oldest is released and counted, the rest still resolve', () => {
-    const analyzer = new StreamingAnalyzer('prod', undefined, undefined, undefined, { maxHeld: 100 });
+    const analyzer = new StreamingAnalyzer({ cluster: 'prod', resolution: { maxHeld: 100 } });
     const stream = analyzer.stream();
     const pod = (i: number) => `web-${i}`;
     for (let i = 0; i < 1000; i++) stream.push({ message: failed(pod(i), at(0)), origin: { file: 'events' } });
@@ -143,7 +145,10 @@ describe('bounded holding', () => {
 
   it('by default a long input of unresolved failures is not held to its end', () => {
     const opened: string[] = [];
-    const analyzer = new StreamingAnalyzer('prod', (_change, signal) => opened.push(signal.rule));
+    const analyzer = new StreamingAnalyzer({
+      cluster: 'prod',
+      onChange: (_change, signal) => opened.push(signal.rule),
+    });
     const stream = analyzer.stream();
     // Far more failures than one delivery holds, none ever placed: they are released as they come.
     for (let i = 0; i < 10_050; i++) stream.push({ message: failed(`batch-${i}`, at(0)), origin: { file: 'events' } });
