@@ -66,8 +66,18 @@ const ratio = (value: number) => `${value.toFixed(2)}×`;
 // Corpus: real shapes. Healthy and failing lines from examples/ and the shared real samples, in three
 // envelopes (zap JSON, zap console, Fluent Bit records around CRI lines), failures with fresh names.
 
+/**
+ * Deterministic pseudo-random numbers in [0, 1) (mulberry32: 32-bit integer arithmetic, period 2³²).
+ * The linear congruential generator used before multiplied in floating point, lost its low bits past
+ * 2⁵³ and repeated itself every 10,466 draws: the filtered stream's "fresh" names came round again.
+ */
 let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const random = (): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+};
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const rulesOf = (line: string): string => {
   const record = parseMessage(line, { line: 1 });
@@ -102,24 +112,37 @@ const HEX = '0123456789abcdef';
 const K8S = 'bcdfghjklmnpqrstvwxz2456789';
 const fresh = (alphabet: string, length: number) =>
   Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+const freshUuid = () => `${fresh(HEX, 8)}-${fresh(HEX, 4)}-4${fresh(HEX, 3)}-8${fresh(HEX, 3)}-${fresh(HEX, 12)}`;
+const freshOctet = () => String(1 + Math.floor(random() * 254));
+/**
+ * Every name or id a failure line can carry, each replaced by a fresh one: AWS ids, node names,
+ * uuids (request and reconcile ids, PVCs), container and sandbox ids, addresses and process ids, and
+ * the names the samples' reporters redacted (`"***"`, `vol-XXX`), which in a real line are ids too.
+ */
 const RENAMES: Array<[RegExp, () => string]> = [
   [/\bsubnet-[0-9a-f]{8,17}\b/g, () => `subnet-${fresh(HEX, 17)}`],
-  [/\bi-[0-9a-f]{8,17}\b/g, () => `i-${fresh(HEX, 17)}`],
+  [/\bi-(?:[0-9a-f]{8,17}|X{2,})\b/g, () => `i-${fresh(HEX, 17)}`],
   [/\b(?:sg|eni|lt)-[0-9a-f]{8,17}\b/g, () => `sg-${fresh(HEX, 17)}`],
-  [
-    /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b/g,
-    () => `ip-10-${[1, 2, 3].map(() => Math.floor(random() * 255)).join('-')}`,
-  ],
-  [
-    /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
-    () => fresh(HEX, 8) + '-4abc-8def-' + fresh(HEX, 16),
-  ],
+  [/\bvol-(?:[0-9a-f]{8,17}|X{2,})\b/g, () => `vol-${fresh(HEX, 17)}`],
+  [/\bpvc-X{2,}\b/g, () => `pvc-${freshUuid()}`],
+  [/\bvolume "\*\*\*"/g, () => `volume "pvc-${freshUuid()}"`],
+  [/\bdisk "\*\*\*"/g, () => `disk "vol-${fresh(HEX, 17)}"`],
+  [/\bnode "\*\*\*"/g, () => `node "i-${fresh(HEX, 17)}"`],
+  [/\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}\b/g, () => `ip-10-${[1, 2, 3].map(freshOctet).join('-')}`],
+  [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, freshUuid],
+  [/\b[0-9a-f]{64}\b/g, () => fresh(HEX, 64)],
+  [/\bdial tcp \d{1,3}(?:\.\d{1,3}){3}/g, () => `dial tcp ${[1, 2, 3, 4].map(freshOctet).join('.')}`],
+  [/\bKilled process \d+/g, () => `Killed process ${Math.floor(random() * 4e6)}`],
+  [/^\[\d+\.\d+\]/g, () => `[${(random() * 1e6).toFixed(6)}]`],
 ];
 const NAME_SUFFIX = /\b([a-z][a-z0-9]*(?:-[a-z0-9]+)*)-[bcdfghjklmnpqrstvwxz2456789]{5}\b/g;
 
 /**
- * `line` with fresh pod, node, nodeclaim, subnet, instance and request names, as in a real outage where
- * no two lines name the same objects; the original when renaming would change what it classifies as.
+ * `line` with fresh pod, node, nodeclaim, subnet, instance, volume and request names, as in a real
+ * outage where no two lines name the same objects; the original when renaming would change what it
+ * classifies as. A line whose classified text names nothing (a scheduler's `0/7 nodes are available:
+ * …`, Karpenter's `insufficient capacity` for one instance type and zone) still gets fresh names in
+ * its fields and its event's object, but its text stays as Kubernetes and Karpenter write it.
  */
 export function renamed(line: string): string {
   let ids = line;
@@ -209,6 +232,12 @@ export function pipeline(data: string): number {
   const decoded = decodeSubscriptionData(data);
   if (!decoded.ok) return 0;
   return analyzeMessages(fromDocument(decoded.document, emptyInputStats()), 'prod').incidents.length;
+}
+
+/** The messages of a delivery, as they arrive. */
+function recordLines(data: string): string[] {
+  const decoded = decodeSubscriptionData(data);
+  return decoded.ok ? decoded.document.logEvents.map((event) => event.message) : [];
 }
 
 /** The texts of the records of a delivery (what the classifier reads; envelopes and fields aside). */
@@ -330,10 +359,12 @@ const throughputFiltered: Section = {
     );
     const incidents = batch.map(pipeline);
     report('that stream: incidents per delivery', `${Math.min(...incidents)}–${Math.max(...incidents)}`);
+    const lines = batch.flatMap((data) => recordLines(data));
     const texts = batch.flatMap((data) => recordTexts(data));
+    const share = (items: string[]) => `${((new Set(items).size / items.length) * 100).toFixed(1)} %`;
     report(
-      'that stream: distinct record texts (what is classified) among its records',
-      `${((new Set(texts).size / texts.length) * 100).toFixed(1)} % of ${texts.length.toLocaleString('en')}`,
+      'that stream: distinct lines; distinct record texts (what is classified)',
+      `${share(lines)}; ${share(texts)} of ${texts.length.toLocaleString('en')}`,
     );
   },
   method: [
