@@ -88,8 +88,8 @@ export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | un
 export class Aggregator {
   private readonly incidents = new Map<string, Incident>();
   private readonly entitySets = new Map<string, Map<EntityKind, Set<string>>>();
-  /** Finding ids by rule and key value: one hash per incident, not one per signal. */
-  private readonly ids = new Map<string, string>();
+  /** Finding ids by rule, then key value: one hash per incident, not one per signal. */
+  private readonly ids = new Map<RuleId, Map<string | undefined, string>>();
   /** First and last times seen (epoch ms) by finding id: numbers until an incident is read. */
   private readonly seen = new Map<string, { first: number; last: number }>();
   /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
@@ -108,11 +108,12 @@ export class Aggregator {
   /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
   add(signal: Signal): IncidentChange {
     const keyValue = incidentKeyOf(signal.rule, signal.entities);
-    const idKey = `${signal.rule}\u0000${keyValue ?? ''}`;
-    let findingId = this.ids.get(idKey);
+    let ids = this.ids.get(signal.rule);
+    if (!ids) this.ids.set(signal.rule, (ids = new Map()));
+    let findingId = ids.get(keyValue);
     if (findingId === undefined) {
       findingId = findingIdOf(this.cluster, signal.rule, keyValue, this.account);
-      this.ids.set(idKey, findingId);
+      ids.set(keyValue, findingId);
     }
     let incident = this.incidents.get(findingId);
     const opened = !incident;
@@ -149,7 +150,10 @@ export class Aggregator {
     }
     const sets = this.entitySets.get(findingId)!;
     const grown: EntityKind[] = [];
-    for (const [kind, values] of Object.entries(signal.entities) as Array<[EntityKind, string[]]>) {
+    const entities = signal.entities;
+    for (const key in entities) {
+      const kind = key as EntityKind;
+      const values = entities[kind]!;
       let set = sets.get(kind);
       if (!set) sets.set(kind, (set = new Set()));
       const size = set.size;

@@ -1,14 +1,23 @@
 /**
  * Finds which of many ASCII substrings a text contains, ignoring ASCII case, in one pass (an
- * Aho–Corasick automaton compiled to a dense transition table over the few characters the patterns
- * use). A regular-expression alternation of a few hundred literals tries them at every position;
- * this costs one table lookup per character whatever the number of patterns — about three times
- * faster on Karpenter logs (npm run bench).
+ * Aho–Corasick automaton over the few characters the patterns use). A regular-expression alternation
+ * of a few hundred literals tries them at every position; this costs about one table lookup per
+ * character whatever the number of patterns — about three times faster on Karpenter logs (npm run
+ * bench).
  *
- * The table is built on first use, in typed arrays only (no array per state): a cold start pays for
- * it once, on the first record it scans. A transition into a state where some pattern ends is stored
- * as its complement (`~state`, negative), so `test` stops at the first negative entry and `findAll`
- * knows without another lookup when to collect outputs.
+ * The automaton is a hybrid, for the cache. The shallow states (the first `denseDepth` characters of
+ * every pattern), where a scan spends nearly all its time, have complete rows of transitions: one
+ * lookup per character, in a table of a few tens of kilobytes that stays in the processor's cache.
+ * A deeper state, reached only while a text follows a pattern, keeps just its own edges (mostly one)
+ * and its failure link, numbered along its pattern so a run is read in order. A complete table for
+ * every state (1.5 MB for the classifier's 700 fragments) made each character of a text a likely
+ * cache miss once the rest of the pipeline had run: the same scan cost several times more in the
+ * pipeline than alone.
+ *
+ * Built on first use, in typed arrays only (no array per state): a cold start pays for it once, on
+ * the first text it scans. A transition into a state where some pattern ends is stored as its
+ * complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
+ * without another lookup when to collect outputs.
  */
 export class SubstringMatcher {
   /** ASCII code → symbol (letters folded to lower case); 0 for characters no pattern uses. */
@@ -16,7 +25,11 @@ export class SubstringMatcher {
   private readonly shift: number;
   private automaton?: Automaton;
 
-  constructor(readonly patterns: readonly string[]) {
+  constructor(
+    readonly patterns: readonly string[],
+    /** States this close to the root get complete rows (tests lower it to exercise the deep states). */
+    private readonly denseDepth = 3,
+  ) {
     let next = 1;
     for (const pattern of patterns) {
       if (pattern.length === 0 || /[^\x00-\x7f]/.test(pattern)) {
@@ -36,34 +49,71 @@ export class SubstringMatcher {
 
   /** True when `text` contains one of the patterns, ASCII case ignored. */
   test(text: string): boolean {
-    const table = (this.automaton ?? this.build()).next;
+    const { next, dense, edges, edgeSymbol, edgeTarget, fail } = this.automaton ?? this.build();
     const symbols = this.symbols;
     const shift = this.shift;
     let state = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
-      state = table[(state << shift) | (code < 128 ? symbols[code]! : 0)]!;
-      if (state < 0) return true;
+      const symbol = code < 128 ? symbols[code]! : 0;
+      let target = 0;
+      // A deep state: its own edge, else its failure link, until a shallow state (which has every edge).
+      for (;;) {
+        if (state < dense) {
+          target = next[(state << shift) | symbol]!;
+          break;
+        }
+        const deep = state - dense;
+        for (let edge = edges[deep]!, end = edges[deep + 1]!; edge < end; edge++) {
+          if (edgeSymbol[edge] === symbol) {
+            target = edgeTarget[edge]!;
+            break;
+          }
+        }
+        if (target !== 0) break;
+        state = fail[deep]!;
+      }
+      if (target < 0) return true;
+      state = target;
     }
     return false;
   }
 
   /** Every pattern `text` contains (overlapping and nested ones included), ASCII case ignored. */
   findAll(text: string): Set<string> {
-    const { next, output, sameEnd, dictionary } = this.automaton ?? this.build();
+    const { next, dense, edges, edgeSymbol, edgeTarget, fail, output, sameEnd, dictionary } =
+      this.automaton ?? this.build();
     const symbols = this.symbols;
     const shift = this.shift;
     const found = new Set<string>();
     let state = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
-      state = next[(state << shift) | (code < 128 ? symbols[code]! : 0)]!;
-      if (state < 0) {
-        state = ~state;
+      const symbol = code < 128 ? symbols[code]! : 0;
+      let target = 0;
+      for (;;) {
+        if (state < dense) {
+          target = next[(state << shift) | symbol]!;
+          break;
+        }
+        const deep = state - dense;
+        for (let edge = edges[deep]!, end = edges[deep + 1]!; edge < end; edge++) {
+          if (edgeSymbol[edge] === symbol) {
+            target = edgeTarget[edge]!;
+            break;
+          }
+        }
+        if (target !== 0) break;
+        state = fail[deep]!;
+      }
+      if (target < 0) {
+        state = ~target;
         // The patterns ending here: this state's own, then those of its suffixes (dictionary links).
         for (let at = state; at > 0; at = dictionary[at]!) {
           for (let index = output[at]!; index > 0; index = sameEnd[index - 1]!) found.add(this.patterns[index - 1]!);
         }
+      } else {
+        state = target;
       }
     }
     return found;
@@ -76,17 +126,25 @@ export class SubstringMatcher {
     let capacity = 1;
     for (const pattern of this.patterns) capacity += pattern.length;
     // Trie edges first (0 means no edge: the root is nobody's child), then every missing transition
-    // filled breadth-first from the failure state's row, which is complete by then.
+    // filled breadth-first from the failure state's row, which is complete by then. States are
+    // numbered as created, so each pattern's own states follow one another.
     const next = new Int32Array(capacity << shift);
     const output = new Int32Array(capacity);
     const sameEnd = new Int32Array(this.patterns.length);
+    const parent = new Int32Array(capacity);
+    const symbolOf = new Uint8Array(capacity);
     let states = 1;
     this.patterns.forEach((pattern, index) => {
       let state = 0;
       for (let i = 0; i < pattern.length; i++) {
-        const slot = (state << shift) | symbols[pattern.charCodeAt(i)]!;
+        const symbol = symbols[pattern.charCodeAt(i)]!;
+        const slot = (state << shift) | symbol;
         let child = next[slot]!;
-        if (child === 0) next[slot] = child = states++;
+        if (child === 0) {
+          next[slot] = child = states++;
+          parent[child] = state;
+          symbolOf[child] = symbol;
+        }
         state = child;
       }
       sameEnd[index] = output[state]!;
@@ -95,6 +153,7 @@ export class SubstringMatcher {
     const fail = new Int32Array(states);
     const dictionary = new Int32Array(states);
     const accepting = new Uint8Array(states);
+    const depth = new Int32Array(states);
     const queue = new Int32Array(states);
     let tail = 0;
     for (let symbol = 0; symbol < width; symbol++) {
@@ -104,6 +163,7 @@ export class SubstringMatcher {
     for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
       const failure = fail[state]!;
+      depth[state] = depth[parent[state]!]! + 1;
       dictionary[state] = output[failure]! > 0 ? failure : dictionary[failure]!;
       accepting[state] = output[state]! > 0 || dictionary[state]! > 0 ? 1 : 0;
       const row = state << shift;
@@ -118,36 +178,78 @@ export class SubstringMatcher {
         }
       }
     }
-    // Renumbered breadth-first, so that the shallow states a scan spends nearly all its time in are
-    // the first rows of the table (a few cache lines, not one per state), and stored as 16-bit
-    // integers when they fit: the table of the classifier's 700 fragments is then 1.5 MB, not 6 MB.
-    // A transition into a state where a pattern ends is stored as its complement (negative).
-    const order = new Int32Array(states);
+    // Renumbered: the shallow states first, breadth-first (their rows are all a scan usually reads),
+    // then the deep ones in creation order (a pattern's run is read in order).
     const renumbered = new Int32Array(states);
-    order.set(queue.subarray(0, tail), 1);
-    for (let index = 0; index < states; index++) renumbered[order[index]!] = index;
-    const table = states < 0x8000 ? new Int16Array(states << shift) : new Int32Array(states << shift);
+    let dense = 1;
+    for (let head = 0; head < tail; head++)
+      if (depth[queue[head]!]! <= this.denseDepth) renumbered[queue[head]!] = dense++;
+    let deepCount = 0;
+    for (let state = 1; state < states; state++)
+      if (depth[state]! > this.denseDepth) renumbered[state] = dense + deepCount++;
+    const encoded = (target: number) => (accepting[target] === 1 ? ~renumbered[target]! : renumbered[target]!);
+    const table = states < 0x8000 ? new Int16Array(dense << shift) : new Int32Array(dense << shift);
     const newOutput = new Int32Array(states);
     const newDictionary = new Int32Array(states);
-    for (let index = 0; index < states; index++) {
-      const state = order[index]!;
+    for (let state = 0; state < states; state++) {
+      const index = renumbered[state]!;
       newOutput[index] = output[state]!;
       newDictionary[index] = renumbered[dictionary[state]!]!;
-      const from = state << shift;
-      const to = index << shift;
-      for (let symbol = 0; symbol < width; symbol++) {
-        const target = next[from | symbol]!;
-        table[to | symbol] = accepting[target] === 1 ? ~renumbered[target]! : renumbered[target]!;
+      if (index < dense) {
+        const from = state << shift;
+        const to = index << shift;
+        for (let symbol = 0; symbol < width; symbol++) table[to | symbol] = encoded(next[from | symbol]!);
       }
     }
-    this.automaton = { next: table, output: newOutput, sameEnd, dictionary: newDictionary };
+    // A deep state's trie edges, grouped by state (counted, then placed), and its failure link.
+    const edges = new Int32Array(deepCount + 1);
+    for (let state = 1; state < states; state++) {
+      const from = renumbered[parent[state]!]!;
+      if (from >= dense) edges[from - dense + 1]!++;
+    }
+    for (let deep = 0; deep < deepCount; deep++) edges[deep + 1] = edges[deep + 1]! + edges[deep]!;
+    const edgeSymbol = new Uint8Array(edges[deepCount]!);
+    const edgeTarget = new Int32Array(edges[deepCount]!);
+    const filled = edges.slice(0, deepCount);
+    const deepFail = new Int32Array(deepCount);
+    for (let state = 1; state < states; state++) {
+      const index = renumbered[state]!;
+      if (index >= dense) deepFail[index - dense] = renumbered[fail[state]!]!;
+      const from = renumbered[parent[state]!]!;
+      if (from >= dense) {
+        const edge = filled[from - dense]!++;
+        edgeSymbol[edge] = symbolOf[state]!;
+        edgeTarget[edge] = encoded(state);
+      }
+    }
+    this.automaton = {
+      next: table,
+      dense,
+      edges,
+      edgeSymbol,
+      edgeTarget,
+      fail: deepFail,
+      output: newOutput,
+      sameEnd,
+      dictionary: newDictionary,
+    };
     return this.automaton;
   }
 }
 
 interface Automaton {
-  /** State × symbol → next state, or its complement when a pattern ends in it. */
+  /** Shallow state × symbol → next state, or its complement when a pattern ends in it. */
   next: Int16Array | Int32Array;
+  /** How many states are shallow (numbered 0 to dense − 1, the root first). */
+  dense: number;
+  /** Deep state (numbered from `dense`) → its first edge; the next entry ends its edges. */
+  edges: Int32Array;
+  /** Edge → the symbol it reads. */
+  edgeSymbol: Uint8Array;
+  /** Edge → the state it leads to, or its complement when a pattern ends in it (never 0). */
+  edgeTarget: Int32Array;
+  /** Deep state → its failure link (the longest proper suffix that is a state). */
+  fail: Int32Array;
   /** State → 1 + index of a pattern that ends exactly there, or 0. */
   output: Int32Array;
   /** Pattern index → 1 + index of another pattern that ends in the same state (same text, other case), or 0. */
