@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_HEADROOM, DEFAULT_KARPENTER_SOURCES, DEFAULT_NOTIFICATIONS, DEFAULT_WINDOWS } from './defaults';
+import { clusterKeysUnique } from './cluster-key';
 import { filterPatternProblems } from './filter-pattern';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
@@ -68,9 +69,7 @@ export const clusterSchema = z
 export const clustersSchema = z
   .array(clusterSchema)
   .min(1, { error: 'expected at least one cluster' })
-  .refine((clusters) => new Set(clusters.map((c) => `${c.account ?? ''}/${c.name}`)).size === clusters.length, {
-    error: 'expected each cluster name once per account',
-  });
+  .refine(clusterKeysUnique, { error: 'expected each cluster name once per account' });
 
 export const windowsSchema = z.strictObject({
   suppressMinutes: z.number().int().min(0).max(1440).default(DEFAULT_WINDOWS.suppressMinutes),

@@ -9,6 +9,9 @@ import {
   windowsSchema,
   type KarpenterDoctorConfig,
 } from './config';
+import { SettingsError } from './settings-error';
+
+export { SettingsError };
 
 /**
  * The settings every function runs with: the part of the configuration that decides at run time
@@ -42,11 +45,6 @@ export function functionSettingsOf(config: KarpenterDoctorConfig): FunctionSetti
 /** The one serialisation of the settings. */
 export function serializeSettings(settings: FunctionSettings): string {
   return `${JSON.stringify(settings)}\n`;
-}
-
-/** Missing or invalid settings: a deployment error, reported with the path of each bad key. */
-export class SettingsError extends Error {
-  override readonly name = 'SettingsError';
 }
 
 /** Parses and validates a settings document; `source` (the file) names it in the error. */

@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import type { ClusterConfig, RemediationConfig } from '../../contracts/config';
 import { EVENT_SOURCE } from '../../contracts/events';
 import { DEFAULT_DISCOVERY_TAG_KEY, ENV } from '../../contracts/names';
-import { parseSettings, SettingsError, type FunctionSettings } from '../../contracts/settings';
+import type { FunctionSettings } from '../../contracts/settings';
+import { isCompleteSettings } from '../../contracts/settings-check';
+import { SettingsError } from '../../contracts/settings-error';
 import type { ClusterSettings } from '../adapters/enrich';
 import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
 import type { HeadroomThresholds } from '../core/forecast';
@@ -56,9 +58,30 @@ export function functionSettings(env: NodeJS.ProcessEnv = process.env): Function
   } catch (error) {
     throw new SettingsError(`Cannot read the settings file ${path} (${ENV.settingsFile}): ${(error as Error).message}`);
   }
-  const settings = parseSettings(text, path);
+  const settings = completeSettings(text) ?? fullSchema().parseSettingsFully(text, path);
+  if (typeof settings === 'string') throw new SettingsError(settings);
   memo = { env, settings };
   return settings;
+}
+
+/** The settings in `text` when they are complete and valid as the stack writes them (contracts/settings-check.ts). */
+function completeSettings(text: string): FunctionSettings | undefined {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isCompleteSettings(document) ? document : undefined;
+}
+
+/**
+ * The zod schema of the settings, for a file the fast check did not accept: loaded then and only then
+ * (its own file beside index.js in the bundle, see lib/constructs/lambda-function.ts).
+ */
+function fullSchema(): typeof import('./settings-schema') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./settings-schema') as typeof import('./settings-schema');
 }
 
 /** The analyzer's settings: names of the stack's resources from the environment, the rest from the settings file. */

@@ -60,7 +60,7 @@ export function bundledFunction(
     assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
     description: props.description,
   });
-  const lazy = props.lazyModules ?? [];
+  const lazy = lazyModulesOf(props);
   const settingsSource = settingsFileOf(scope, props.settings);
   const fn = new NodejsFunction(scope, 'Function', {
     entry: join(ROOT, 'lambdas', 'handlers', props.handlerFile),
@@ -82,13 +82,13 @@ export function bundledFunction(
       bundleAwsSDK: true,
       forceDockerBundling: false,
       // A lazy module stays a `require('./<name>')` in index.js and is bundled beside it after.
-      externalModules: lazy.map((name) => `./${name}`),
+      externalModules: lazy.map(({ name }) => `./${name}`),
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
         afterBundling: (inputDir, outputDir) => [
           ['cp', settingsSource, join(outputDir, SETTINGS_FILE)].map(shellQuote).join(' '),
-          ...lazy.map((name) => lazyBundleCommand(inputDir, outputDir, props.handlerFile, name, lazy)),
+          ...lazy.map((module) => lazyBundleCommand(inputDir, outputDir, module, lazy)),
         ],
       },
     },
@@ -156,26 +156,47 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  */
 export const BUNDLE_OPTIONS = { format: OutputFormat.CJS, target: 'node24', minify: false, sourceMap: false } as const;
 
-/** The shell command that bundles a lazy module `name` beside index.js, with the same options as it. */
+/** A module a function `require`s on first use, bundled as `<name>.js` beside index.js. */
+export interface LazyModule {
+  /** What the code requires (`./<name>`) and the file's name beside index.js. */
+  readonly name: string;
+  /** Its source, from the repository root. */
+  readonly entry: string;
+}
+
+/**
+ * Every function's lazy modules: its own (`lazyModules`, beside its handler) and the zod schema of the
+ * settings (lambdas/shared/settings-schema.ts), which a function loads only when its settings file is
+ * not as the stack writes it (contracts/settings-check.ts): every function reads its settings, and
+ * none needs zod to read them as written.
+ */
+export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | 'lazyModules'>): LazyModule[] {
+  const handlerDir = dirname(join('lambdas', 'handlers', props.handlerFile));
+  return [
+    ...(props.lazyModules ?? []).map((name) => ({ name, entry: join(handlerDir, `${name}.ts`) })),
+    { name: 'settings-schema', entry: join('lambdas', 'shared', 'settings-schema.ts') },
+  ];
+}
+
+/** The shell command that bundles a lazy module beside index.js, with the same options as it. */
 function lazyBundleCommand(
   inputDir: string,
   outputDir: string,
-  handlerFile: string,
-  name: string,
-  lazy: readonly string[],
+  module: LazyModule,
+  lazy: readonly LazyModule[],
 ): string {
-  const handlerDir = dirname(join(inputDir, 'lambdas', 'handlers', handlerFile));
+  const name = module.name;
   return [
     join(inputDir, 'node_modules', '.bin', 'esbuild'),
     '--bundle',
-    join(handlerDir, `${name}.ts`),
+    join(inputDir, module.entry),
     '--platform=node',
     `--format=${BUNDLE_OPTIONS.format}`,
     `--target=${BUNDLE_OPTIONS.target}`,
     `--outfile=${join(outputDir, `${name}.js`)}`,
     '--log-level=warning',
     // Its own imports of other lazy modules (a cycle back to itself included) stay requires too.
-    ...lazy.map((other) => `--external:./${other}`),
+    ...lazy.map((other) => `--external:./${other.name}`),
   ]
     .map(shellQuote)
     .join(' ');

@@ -24,20 +24,26 @@ describe('the bundled analyzer', () => {
     expect(existsSync(join(dir, 'index.js.map'))).toBe(false);
   });
 
+  it('keeps zod out of the file a cold start loads: the settings schema is a file of its own', () => {
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('node_modules/zod/');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./settings-schema")');
+    expect(readFileSync(join(dir, 'settings-schema.js'), 'utf8')).toContain('node_modules/zod/');
+  });
+
   it('bundles the settings beside index.js, where the environment points', () => {
     expect(variables.SETTINGS_FILE).toBe('settings.json');
     const settings = parseSettings(readFileSync(join(dir, variables.SETTINGS_FILE), 'utf8'), 'bundle');
     expect(settings.clusters.map((c) => c.name)).toEqual(['prod', 'staging']);
   });
 
-  it('handles a batch without an incident without loading the AWS half', () => {
+  it('handles a batch without an incident without loading the AWS half or zod', () => {
     const event = awslogsEvent(['{"level":"INFO","message":"discovered subnets","subnets":["subnet-1"]}']);
     const script = `
       const { handler } = require(${JSON.stringify(join(dir, 'index.js'))});
       handler(${JSON.stringify(event)}, { invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:a', getRemainingTimeInMillis: () => 60000 })
         .then((result) => process.stdout.write(JSON.stringify({
           outcome: result.outcome,
-          loaded: Object.keys(require.cache).filter((file) => file.endsWith('analyzer-aws.js')).length,
+          loaded: Object.keys(require.cache).filter((file) => /(analyzer-aws|settings-schema)\.js$/.test(file)).length,
         })));`;
     const child = spawnSync(process.execPath, ['-e', script], {
       encoding: 'utf8',

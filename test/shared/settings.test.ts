@@ -87,6 +87,13 @@ describe('function settings', () => {
     });
   });
 
+  it('fills in the defaults of a settings file written without them (the zod schema reads it)', () => {
+    const sections = { windows: {}, notifications: {}, karpenterSources: {}, headroom: {}, remediation: {} };
+    const settings = analyzerSettings(withFile(JSON.stringify({ clusters: [prod], ...sections })));
+    expect(settings.policy.renotifyAfterMs).toBe(360 * 60_000);
+    expect(settings.sources.namespaces).toEqual(['karpenter', 'kube-system']);
+  });
+
   it('reads the file once per environment', () => {
     const env = withConfig({ clusters: [prod] });
     expect(analyzerSettings(env).clusters).toHaveLength(1);
