@@ -203,3 +203,130 @@ export function disruptionBlockers(lines: readonly string[]): DisruptionBlocker[
   }
   return found;
 }
+
+/** The kinds of pod-to-pod placement rule Karpenter names (`TopologyType.String()`, scheduling/topologygroup.go). */
+export type TopologyConstraintType = 'topology spread' | 'pod affinity' | 'pod anti-affinity';
+
+/**
+ * A placement rule Karpenter could not satisfy for any NodePool: `unsatisfiable topology constraint
+ * for <type>, key=<topologyKey> (counts = <pods per domain>, podDomains = <requirement>, nodeDomains =
+ * <requirement>` (sigs.k8s.io/karpenter pkg/controllers/provisioning/scheduling/topology.go; v0.x
+ * prints the counts as `map[a:1 b:0]` and closes the parenthesis, v1 prints `a: 1, b: 0` and does not).
+ */
+export interface TopologyConstraint {
+  type: TopologyConstraintType;
+  key: string;
+  /** Pods already counted per domain, as Karpenter prints them. */
+  counts?: string;
+  /** The domains the pod may go to (its own node selector and affinity on the key). */
+  podDomains?: Requirement;
+  /** The domains the NodePools can offer on the key. */
+  nodeDomains?: Requirement;
+}
+
+const TOPOLOGY_MARKER = 'unsatisfiable topology constraint for ';
+const TOPOLOGY_TYPES: readonly TopologyConstraintType[] = ['topology spread', 'pod anti-affinity', 'pod affinity'];
+
+/** Every unsatisfiable placement rule Karpenter states in the lines, once each. */
+export function topologyConstraints(lines: readonly string[]): TopologyConstraint[] {
+  const found: TopologyConstraint[] = [];
+  for (const line of lines) {
+    let from = line.indexOf(TOPOLOGY_MARKER);
+    while (from >= 0) {
+      const rest = line.slice(from + TOPOLOGY_MARKER.length, from + TOPOLOGY_MARKER.length + 2000);
+      const constraint = parseTopology(rest);
+      if (constraint && !found.some((c) => c.type === constraint.type && c.key === constraint.key)) {
+        found.push(constraint);
+      }
+      from = line.indexOf(TOPOLOGY_MARKER, from + TOPOLOGY_MARKER.length);
+    }
+  }
+  return found;
+}
+
+function parseTopology(text: string): TopologyConstraint | undefined {
+  const type = TOPOLOGY_TYPES.find((t) => text.startsWith(`${t}, key=`));
+  if (!type) return undefined;
+  const afterKey = text.slice(`${type}, key=`.length);
+  const key = afterKey.split(/[\s,(]/, 1)[0];
+  if (!key) return undefined;
+  const constraint: TopologyConstraint = { type, key };
+  const counts = between(afterKey, '(counts = ', ', podDomains = ');
+  if (counts !== undefined) constraint.counts = counts.replace(/^map\[|\]$/g, '').trim();
+  const pod = between(afterKey, 'podDomains = ', ', nodeDomains = ');
+  const podDomains = pod === undefined ? undefined : parseRequirement(pod);
+  if (podDomains) constraint.podDomains = podDomains;
+  const nodeStart = afterKey.indexOf('nodeDomains = ');
+  if (nodeStart >= 0) {
+    const node = afterKey.slice(nodeStart + 'nodeDomains = '.length).split(/\)|; |\\n|"/, 1)[0]!;
+    const nodeDomains = parseRequirement(node);
+    if (nodeDomains) constraint.nodeDomains = nodeDomains;
+  }
+  return constraint;
+}
+
+function between(text: string, start: string, end: string): string | undefined {
+  const from = text.indexOf(start);
+  if (from < 0) return undefined;
+  const to = text.indexOf(end, from + start.length);
+  return to < 0 ? undefined : text.slice(from + start.length, to);
+}
+
+/**
+ * Why kube-scheduler's filters turned nodes down, for the placement rules: the reason strings of its
+ * InterPodAffinity, PodTopologySpread and NodeAffinity plugins (`N node(s) didn't match pod affinity
+ * rules`, `didn't satisfy existing pods anti-affinity rules`, `didn't match pod topology spread
+ * constraints (missing required label)`, `didn't match Pod's node affinity/selector`; `didn't match
+ * node selector` before Kubernetes 1.19), with how many nodes each turned down.
+ */
+export type PlacementReason =
+  | 'pod-affinity'
+  | 'pod-anti-affinity'
+  | 'existing-anti-affinity'
+  | 'topology-spread'
+  | 'topology-label-missing'
+  | 'node-selector';
+
+export interface PlacementRefusal {
+  reason: PlacementReason;
+  /** How many nodes gave the reason, when the line counts them. */
+  nodes?: number;
+}
+
+const PLACEMENT_REASONS: ReadonlyArray<readonly [string, PlacementReason]> = [
+  ["didn't satisfy existing pods anti-affinity", 'existing-anti-affinity'],
+  ["didn't match pod topology spread constraints (missing required label)", 'topology-label-missing'],
+  ["didn't match pod topology spread constraints", 'topology-spread'],
+  ["didn't match pod anti-affinity", 'pod-anti-affinity'],
+  ["didn't match inter-pod anti-affinity", 'pod-anti-affinity'],
+  ["didn't match pod affinity/anti-affinity", 'pod-affinity'],
+  ["didn't match pod affinity", 'pod-affinity'],
+  ["didn't match pod's node affinity", 'node-selector'],
+  ["didn't match node selector", 'node-selector'],
+];
+
+/** The scheduler's placement reasons in the lines, each once, with the largest node count given for it. */
+export function placementRefusals(lines: readonly string[]): PlacementRefusal[] {
+  const found = new Map<PlacementReason, number | undefined>();
+  for (const line of lines) {
+    const lower = line.toLowerCase();
+    for (const part of lower.split(/, (?=\d+ node)|: (?=\d+ node)|\. (?=\d+ node)/)) {
+      const reason = PLACEMENT_REASONS.find(([text]) => part.includes(text))?.[1];
+      if (!reason) continue;
+      const count = /^(\d+) nodes?(?:\(s\))? didn't/.exec(part.trimStart())?.[1];
+      const nodes = count === undefined ? undefined : Number(count);
+      const before = found.get(reason);
+      found.set(reason, nodes === undefined ? before : Math.max(before ?? 0, nodes));
+    }
+  }
+  return [...found].map(([reason, nodes]) => (nodes === undefined ? { reason } : { reason, nodes }));
+}
+
+/** How many nodes the scheduler considered: `0/N nodes are available`. */
+export function nodesConsidered(lines: readonly string[]): number | undefined {
+  for (const line of lines) {
+    const match = /\b\d+\/(\d+) nodes are available/.exec(line);
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}

@@ -3,6 +3,7 @@ import type { RemediationStep } from '../../lambdas/core/advice/types';
 import { analyzeMessages } from '../../lambdas/core/analyze';
 import { adviceSamples, ADVICE_CASES, type AdviceSample } from '../support/advice-cases';
 import { loadSamples } from '../helpers';
+import { SCHEDULING_LEAD_ORDER } from '../../lambdas/core/scheduling-causes';
 
 /**
  * Properties every rule's advice must have (issue 18), checked on realistic findings with and
@@ -84,6 +85,9 @@ const CONTROLLER_RULES = new Set<RuleId>([
   'leader-election-lost',
   'aws-api-unreachable',
 ]);
+
+/** The rules whose advice leads with the specific cause (issue 18): every scheduling reason, and disruption. */
+const LEAD_CAUSE_RULES = new Set<RuleId>([...SCHEDULING_LEAD_ORDER, 'consolidation-blocked']);
 
 const PROPERTIES: Property[] = [
   {
@@ -307,6 +311,17 @@ const PROPERTIES: Property[] = [
         )
       )
         return 'the first step is not one to take now on the blocker';
+      return undefined;
+    },
+  },
+  {
+    name: 'leads with the cause: one step to take now, then the durable fix',
+    check(sample) {
+      if (!LEAD_CAUSE_RULES.has(sample.rule)) return undefined;
+      const titles = sample.advice.remediation.map((step) => step.title);
+      if (!titles[0]?.startsWith('Do this now')) return `the first step is not one to take now: ${titles[0]}`;
+      if (titles.filter((t) => t.startsWith('Do this now')).length > 1) return 'more than one "do this now" step';
+      if (!titles.some((t) => t.startsWith('Durable fix'))) return 'no durable fix';
       return undefined;
     },
   },

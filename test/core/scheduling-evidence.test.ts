@@ -1,6 +1,9 @@
 import {
   describeRequirement,
   disruptionBlockers,
+  nodesConsidered,
+  placementRefusals,
+  topologyConstraints,
   requestedResources,
   requirementConflicts,
   taintsByNodepool,
@@ -84,5 +87,86 @@ describe('disruptionBlockers', () => {
     ["SpotToSpotConsolidation is disabled, can't replace a spot node with a spot node", { kind: 'spot-to-spot' }],
   ])('reads %s', (line, blocker) => {
     expect(disruptionBlockers([line])[0]).toEqual(blocker);
+  });
+});
+
+describe('topologyConstraints', () => {
+  // sigs.k8s.io/karpenter pkg/controllers/provisioning/scheduling/topology.go: v1 prints the counts with
+  // pretty.Map and leaves the parenthesis open; v0.32 prints a Go map and closes it.
+  it('reads the type, key, counts and both domains of the v1 wording', () => {
+    expect(
+      topologyConstraints([
+        'could not schedule pod, unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone (counts = us-west-2a: 2, us-west-2b: 0, podDomains = topology.kubernetes.io/zone In [us-west-2b us-west-2c], nodeDomains = topology.kubernetes.io/zone In [us-west-2a]',
+      ]),
+    ).toEqual([
+      {
+        type: 'topology spread',
+        key: 'topology.kubernetes.io/zone',
+        counts: 'us-west-2a: 2, us-west-2b: 0',
+        podDomains: { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-west-2b', 'us-west-2c'] },
+        nodeDomains: { key: 'topology.kubernetes.io/zone', operator: 'In', values: ['us-west-2a'] },
+      },
+    ]);
+  });
+
+  it('reads the v0.32 wording, anti-affinity on the hostname and Exists domains', () => {
+    expect(
+      topologyConstraints([
+        'unsatisfiable topology constraint for pod anti-affinity, key=kubernetes.io/hostname (counts = map[ip-10-0-1-7.ec2.internal:1], podDomains = kubernetes.io/hostname Exists, nodeDomains = kubernetes.io/hostname Exists)',
+      ]),
+    ).toEqual([
+      {
+        type: 'pod anti-affinity',
+        key: 'kubernetes.io/hostname',
+        counts: 'ip-10-0-1-7.ec2.internal:1',
+        podDomains: { key: 'kubernetes.io/hostname', operator: 'Exists', values: [] },
+        nodeDomains: { key: 'kubernetes.io/hostname', operator: 'Exists', values: [] },
+      },
+    ]);
+  });
+
+  it('finds nothing in the scheduler wording, which names no key', () => {
+    expect(
+      topologyConstraints(["0/3 nodes are available: 3 node(s) didn't match pod topology spread constraints."]),
+    ).toEqual([]);
+  });
+});
+
+describe('placementRefusals and nodesConsidered', () => {
+  // kube-scheduler's InterPodAffinity, PodTopologySpread and NodeAffinity reason strings.
+  it.each<[string, ReturnType<typeof placementRefusals>]>([
+    [
+      "0/6 nodes are available: 6 node(s) didn't satisfy existing pods anti-affinity rules. preemption: 0/6 nodes are available: 6 No preemption victims found for incoming pod.",
+      [{ reason: 'existing-anti-affinity', nodes: 6 }],
+    ],
+    [
+      "0/5 nodes are available: 2 node(s) didn't match pod topology spread constraints (missing required label), 3 node(s) didn't match pod topology spread constraints.",
+      [
+        { reason: 'topology-label-missing', nodes: 2 },
+        { reason: 'topology-spread', nodes: 3 },
+      ],
+    ],
+    [
+      "0/3 nodes are available: 1 node(s) didn't match pod affinity rules, 2 node(s) didn't match pod anti-affinity rules.",
+      [
+        { reason: 'pod-affinity', nodes: 1 },
+        { reason: 'pod-anti-affinity', nodes: 2 },
+      ],
+    ],
+    [
+      "0/4 nodes are available: 4 node(s) didn't match Pod's node affinity/selector. preemption: 0/4 nodes are available: 4 Preemption is not helpful for scheduling.",
+      [{ reason: 'node-selector', nodes: 4 }],
+    ],
+    ["0/2 nodes are available: 2 node(s) didn't match node selector.", [{ reason: 'node-selector', nodes: 2 }]],
+    ['0/3 nodes are available: 3 Insufficient cpu.', []],
+  ])('%s', (line, expected) => {
+    expect(placementRefusals([line])).toEqual(expected);
+  });
+
+  it('counts the nodes the scheduler considered', () => {
+    expect(
+      nodesConsidered(["0/6 nodes are available: 6 node(s) didn't satisfy existing pods anti-affinity rules."]),
+    ).toBe(6);
+    expect(nodesConsidered(['could not schedule pod'])).toBeUndefined();
   });
 });

@@ -130,6 +130,17 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
   ],
   'scheduling-affinity-topology': [
     { entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'], zones: ['us-west-2a'] } },
+    {
+      entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'], zones: ['us-west-2a', 'us-west-2b'] },
+      // sigs.k8s.io/karpenter@v1.14.1 pkg/controllers/provisioning/scheduling/topology.go topologyError
+      evidence: [
+        'could not schedule pod, unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone (counts = us-west-2a: 2, podDomains = topology.kubernetes.io/zone In [us-west-2b], nodeDomains = topology.kubernetes.io/zone In [us-west-2a]',
+      ],
+    },
+    {
+      entities: { pods: [jobPod], workloads: ['batch/workload/nightly-report-28934520'] },
+      evidence: ["0/6 nodes are available: 6 node(s) didn't satisfy existing pods anti-affinity rules."],
+    },
   ],
   'scheduling-insufficient-resources': [
     { entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'], resources: ['cpu', 'memory'] } },
@@ -156,7 +167,19 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
       },
     },
   ],
-  'scheduling-node-selector-mismatch': [{ entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'] } }],
+  'scheduling-node-selector-mismatch': [
+    {
+      entities: { pods: [deployPod], workloads: ['shop/deployment/checkout'] },
+      evidence: ["0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector."],
+    },
+    {
+      entities: {
+        pods: [jobPod],
+        workloads: ['batch/workload/nightly-report-28934520'],
+        labels: ['eks.amazonaws.com/nodegroup'],
+      },
+    },
+  ],
   'subnet-ip-exhaustion': [
     {
       entities: { subnets: ['subnet-0783288fba3453a60', 'subnet-0f9e8d7c6b5a40312'], nodepools: ['default'] },

@@ -34,15 +34,21 @@ export default defineRule({
         `pods would take it past spec.limits, so Karpenter launches nothing more for it.`,
       remediation: [
         {
-          title: 'Compare the limits with what the NodePool uses',
-          detail: 'status.resources is what its nodes use now.',
-          commands: [`kubectl get nodepool ${pool} -o jsonpath='{.spec.limits}{"\\n"}{.status.resources}{"\\n"}'`],
+          title: 'Do this now: compare the limits with what the NodePool uses, and raise them if the spend is intended',
+          detail:
+            'status.resources is what its nodes use now. Changing spec.limits replaces no nodes: limits, weight and disruption settings are outside drift.',
+          commands: [
+            `kubectl get nodepool ${pool} -o jsonpath='{.spec.limits}{"\\n"}{.status.resources}{"\\n"}'`,
+            `kubectl patch nodepool ${pool} --type merge -p '{"spec":{"limits":{"cpu":"<new-cpu-limit>"}}}'`,
+          ],
         },
         {
-          title: 'Raise the limits, or let another NodePool take the pods',
+          title: 'Durable fix: find why the NodePool grew, or let another NodePool take the overflow',
           detail:
-            'Raise spec.limits if the spend is intended; otherwise check why the NodePool grew (consolidation blocked, oversized requests). Changing spec.limits replaces no nodes: limits, weight and disruption settings are outside drift.',
-          commands: [`kubectl patch nodepool ${pool} --type merge -p '{"spec":{"limits":{"cpu":"<new-cpu-limit>"}}}'`],
+            'Look for nodes consolidation cannot remove (a consolidation-blocked finding names the PDB or pod), requests far above use, or pods that belong to another pool. A second NodePool with a lower spec.weight is used once this one is at its limits.',
+          commands: [
+            `kubectl get nodeclaims -l karpenter.sh/nodepool=${pool} -o custom-columns=NAME:.metadata.name,TYPE:.metadata.labels.node\\.kubernetes\\.io/instance-type,CAPACITY:.metadata.labels.karpenter\\.sh/capacity-type,CREATED:.metadata.creationTimestamp`,
+          ],
         },
       ],
       docs: [DOCS.karpenterNodePools],

@@ -85,8 +85,8 @@ export default defineRule({
         `Add to the pod template:\n${tolerationYaml(lead)}`,
       ),
     ];
-    if (custom.length > 0) {
-      const taint = custom[0]!;
+    if (custom.length > 0 || system.length === 0) {
+      const taint = custom[0];
       steps.push({
         title: 'Durable fix: or remove the taint where it is set, if the pods belong on those nodes',
         detail: leadPools.length
@@ -94,7 +94,7 @@ export default defineRule({
           : 'Find who sets it: a NodePool (spec.template.spec.taints, or startupTaints that a DaemonSet should remove), a managed node group, or kubectl taint by hand. Remove it there; a NodePool template change is drift and replaces every node of the pool (within its disruption budgets).',
         commands: [
           TAINTS_BY_NODEPOOL,
-          `kubectl get nodes -o custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints --no-headers | grep ${shellArg(taintKey(taint))}`,
+          `kubectl get nodes -o custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints --no-headers${taint ? ` | grep ${shellArg(taintKey(taint))}` : ''}`,
           // One command per key and effect: `dedicated=gpu` and `dedicated=non-gpu` are both removed by `dedicated-`.
           ...new Set(custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`)),
         ],
@@ -102,7 +102,10 @@ export default defineRule({
     }
     if (system.length > 0) {
       steps.push({
-        title: 'System taints are set by Kubernetes, Karpenter or EKS',
+        title:
+          custom.length > 0
+            ? 'System taints are set by Kubernetes, Karpenter or EKS'
+            : 'Durable fix: find why the system taint stays, rather than tolerating it',
         detail: `${system.map((t) => `${t}: ${taintOwner(t, pools)}`).join('; ')}. Do not remove them by hand; if they persist, see why the node is not ready.`,
         commands: [],
       });
