@@ -49,7 +49,8 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
   const analyzer = new StreamingAnalyzer({
     cluster: options.cluster,
     onChange: follow?.onChange,
-    resolution: follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : undefined,
+    // One process reads Karpenter's log and the events together: a launch resolves pending pods.
+    resolution: { launches: true, ...(follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : {}) },
   });
   follow?.attach(analyzer);
   const stop = new AbortController();

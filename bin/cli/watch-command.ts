@@ -43,7 +43,7 @@ export async function watch(options: WatchOptions, io: Io): Promise<number> {
   const analyzer = new StreamingAnalyzer({
     cluster: where.cluster,
     onChange: follow.onChange,
-    resolution: { windowMs: FOLLOW_RESOLUTION_WINDOW_MS },
+    resolution: { windowMs: FOLLOW_RESOLUTION_WINDOW_MS, launches: true },
   });
   follow.attach(analyzer);
   io.stderr(

@@ -4,6 +4,7 @@ import type { RuleId } from './rules/ids';
 import { classify, worthParsing } from './classify';
 import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';
+import { mayBeLaunchStep } from './launch-rounds';
 import { mayBePlacement, type ResolutionOptions, ResolutionTracker } from './resolution';
 import { mergeSchedulingCauses } from './scheduling-causes';
 import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
@@ -76,8 +77,9 @@ export class StreamingAnalyzer {
     signalsByRule: {},
   };
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
-  // counted but never parsed; placements are parsed, as they resolve scheduling failures.
-  private readonly prefilter: Prefilter = { keep: (raw) => worthParsing(raw) || mayBePlacement(raw), skipped: 0 };
+  // counted but never parsed; placements (and launch rounds, when followed) are parsed, as they
+  // resolve scheduling failures.
+  private readonly prefilter: Prefilter;
   private readonly resolutions: ResolutionTracker;
   private readonly unrecognised = new UnrecognisedCounter();
   private readonly streams = new Set<RecordAssembler>();
@@ -90,6 +92,11 @@ export class StreamingAnalyzer {
     this.sources = options.sources;
     this.aggregator = new Aggregator(options.cluster, options.account);
     this.resolutions = new ResolutionTracker(options.resolution);
+    const launches = options.resolution?.launches === true;
+    this.prefilter = {
+      keep: (raw) => worthParsing(raw) || mayBePlacement(raw) || (launches && mayBeLaunchStep(raw)),
+      skipped: 0,
+    };
   }
 
   /** A new stream of messages into this analysis. */

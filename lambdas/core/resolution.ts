@@ -1,3 +1,4 @@
+import { LaunchRounds } from './launch-rounds';
 import type { LogRecord, Signal } from './model';
 import type { RuleId } from './rules';
 import { SCHEDULING_LEAD_ORDER } from './scheduling-causes';
@@ -8,7 +9,15 @@ import { SCHEDULING_LEAD_ORDER } from './scheduling-causes';
  * sigs.k8s.io/karpenter pkg/controllers/provisioning/scheduling/events.go), or the scheduler binds
  * it (`Scheduled`, "Successfully assigned ns/pod to node"). A scheduling failure that a later event
  * of the same delivery resolves for every pod it names is routine, not a finding: it is held until
- * the end of the delivery and dropped when resolved.
+ * the end of the delivery and dropped when resolved. Karpenter's own log says the same when every
+ * NodeClaim of the provisioning round that named the pod launched (lambdas/core/launch-rounds.ts).
+ *
+ * Launch rounds are followed only where one analysis reads Karpenter's log and the scheduler's
+ * events together (the CLI: `analyze` over both files, `watch`), `ResolutionOptions.launches`. A
+ * CloudWatch Logs delivery holds one log stream, and the controller's stream never carries the
+ * scheduler's events: in the Lambda the launch lines could resolve nothing, and parsing them (a
+ * large share of a healthy controller log) would only cost. The default subscription filter lets
+ * Nominated through for the same reason, and not the launch lines.
  */
 
 /** Rules about pods that cannot be placed: a later placement of the pod resolves them. */
@@ -64,6 +73,13 @@ export interface ResolutionOptions {
    * scheduling failure of the file until its end.
    */
   maxHeld?: number;
+  /**
+   * Follow Karpenter's provisioning rounds: a launch resolves the failures of the pods its round
+   * named (lambdas/core/launch-rounds.ts). Worth it only where Karpenter's log and the scheduler's
+   * events meet in one analysis.
+   * @default false
+   */
+  launches?: boolean;
 }
 
 /**
@@ -99,11 +115,13 @@ export class ResolutionTracker {
   private readonly placements = new Map<string, Array<{ namespace: string; time?: number }>>();
   private newest: number | undefined;
   private readonly maxHeld: number;
+  private readonly launches: LaunchRounds | undefined;
   /** Failures dropped because every pod they named was placed. */
   resolved = 0;
 
   constructor(private readonly options: ResolutionOptions = {}) {
     this.maxHeld = Math.max(1, options.maxHeld ?? DEFAULT_MAX_HELD);
+    if (options.launches) this.launches = new LaunchRounds();
   }
 
   /** Failures held now. */
@@ -119,6 +137,7 @@ export class ResolutionTracker {
     if (time !== undefined && (this.newest === undefined || time > this.newest)) this.newest = time;
     const placed = signals.length === 0 ? placedPodOf(record) : undefined;
     if (placed) this.place(placed, time);
+    for (const pod of this.launches?.accept(record) ?? []) this.place(pod, time);
     const now: Signal[] = [];
     for (const signal of signals) {
       const pods = RESOLVABLE_RULES.has(signal.rule) ? (signal.entities.pods ?? []) : [];

@@ -169,4 +169,35 @@ describe('karpenter-doctor analyze inputs', () => {
     const { stdout } = await runCli(['analyze', morning, noon]);
     expect(stdout).toContain('32 occurrences');
   });
+
+  it("drops a pod's scheduling failure once Karpenter's log shows the NodeClaim launched for it, read from two files", async () => {
+    const at = (second: number) => `2026-11-30T10:00:0${second}.000Z`;
+    const karpenter = (message: string, second: number, fields: object) =>
+      JSON.stringify({ level: 'INFO', time: at(second), logger: 'controller', message, commit: '0871602', ...fields });
+    const controller = write(
+      'launch/karpenter.log',
+      [
+        karpenter('found provisionable pod(s)', 2, { controller: 'provisioner', Pods: 'shop/web-a', duration: '41ms' }),
+        karpenter('created nodeclaim', 2, { NodePool: { name: 'default' }, NodeClaim: { name: 'default-x7k2p' } }),
+        karpenter('launched nodeclaim', 5, { controller: 'nodeclaim.lifecycle', NodeClaim: { name: 'default-x7k2p' } }),
+      ].join('\n'),
+    );
+    const pending = (pod: string, second: number) =>
+      JSON.stringify({
+        metadata: { name: `${pod}.17a1b2c3d4e5f6a7`, namespace: 'shop', uid: `uid-${pod}` },
+        involvedObject: { kind: 'Pod', namespace: 'shop', name: pod },
+        reason: 'FailedScheduling',
+        type: 'Warning',
+        message:
+          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
+        count: 4,
+        lastTimestamp: at(second),
+      });
+    const events = write('launch/events.jsonl', `${pending('web-a', 0)}\n${pending('web-b', 0)}\n`);
+
+    const { stdout } = await runCli(['analyze', '--format', 'json', controller, events]);
+    const { findings, stats } = JSON.parse(stdout);
+    expect(findings.map((f: { entities: { pods: string[] } }) => f.entities.pods)).toEqual([['shop/web-b']]);
+    expect(stats.resolvedSignals).toBe(1);
+  });
 });
