@@ -8,6 +8,7 @@ import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
 import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
+import type { FunctionWiring } from './constructs/lambda-function';
 import { LogSubscriptions, subscriptionModeOf } from './constructs/log-subscriptions';
 import { Operations } from './constructs/operations';
 import { allowAssumingSpokeRole, OrganizationStream, type DestinationAudience } from './constructs/organization-stream';
@@ -50,39 +51,25 @@ export class KarpenterDoctorStack extends Stack {
         ? EventBus.fromEventBusName(this, 'EventBus', 'default')
         : new EventBus(this, 'EventBus', { eventBusName: config.eventBusName });
 
-    const settings = functionSettingsOf(config);
-    this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
+    // What every function is wired to, and the settings it reads.
+    const wiring: FunctionWiring = {
       table: this.incidents.table,
       topic: this.findings.topic,
       topicKey: this.findings.key,
       eventBus: this.eventBus,
-      settings,
       logRetention: config.logRetentionDays as RetentionDays,
+    };
+    const settings = functionSettingsOf(config);
+    this.analyzer = new AnalyzerFunction(this, 'Analyzer', {
+      ...wiring,
+      settings,
       reservedConcurrency: config.reservedConcurrency,
     });
-
     if (config.headroom.enabled) {
-      this.headroom = new HeadroomCheck(this, 'Headroom', {
-        table: this.incidents.table,
-        topic: this.findings.topic,
-        topicKey: this.findings.key,
-        eventBus: this.eventBus,
-        settings,
-        logRetention: config.logRetentionDays as RetentionDays,
-      });
+      this.headroom = new HeadroomCheck(this, 'Headroom', { ...wiring, settings });
     }
-
-    const { remediation } = config;
-    if (Object.values(remediation).some((action) => action.mode !== 'off')) {
-      this.remediation = new Remediation(this, 'Remediation', {
-        table: this.incidents.table,
-        topic: this.findings.topic,
-        topicKey: this.findings.key,
-        eventBus: this.eventBus,
-        eventSource: EVENT_SOURCE,
-        settings,
-        logRetention: config.logRetentionDays as RetentionDays,
-      });
+    if (Object.values(config.remediation).some((action) => action.mode !== 'off')) {
+      this.remediation = new Remediation(this, 'Remediation', { ...wiring, eventSource: EVENT_SOURCE, settings });
     }
 
     // The clusters of this account (those of other accounts are subscribed by their spoke stacks).

@@ -3,6 +3,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NagPackSuppression } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import type { RemediationConfig } from '../../contracts/config';
+import type { RemediationMode } from '../../contracts/remediation';
 import { OPT_IN_TAG } from '../../contracts/names';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
 
@@ -27,10 +28,17 @@ export interface Access {
   readonly suppressions: NagPackSuppression[];
 }
 
-const READ_ONLY_ON_ANY_RESOURCE: NagPackSuppression = {
+const REMEDIATION_READS_ON_ANY_RESOURCE: NagPackSuppression = {
   id: 'AwsSolutions-IAM5',
   reason:
     'ec2:DescribeSubnets, ec2:DescribeVpcs, autoscaling:DescribeAutoScalingGroups and servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html, list_amazonec2autoscaling.html, list_servicequotas.html). Read-only and listed by name, no Describe* wildcard.',
+  appliesTo: ['Resource::*'],
+};
+
+const ENRICHMENT_READS_ON_ANY_RESOURCE: NagPackSuppression = {
+  id: 'AwsSolutions-IAM5',
+  reason:
+    'ec2:DescribeSubnets, ec2:DescribeVpcs and autoscaling:DescribeAutoScalingGroups support no resource-level permissions and need Resource "*" (Service Authorization Reference: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonec2.html and list_amazonec2autoscaling.html). They are read-only and listed by name, no Describe* wildcard.',
   appliesTo: ['Resource::*'],
 };
 
@@ -78,7 +86,7 @@ export function enrichmentAccess(scope: IConstruct, clusters: readonly AccessClu
       }),
     ],
     suppressions: [
-      READ_ONLY_ON_ANY_RESOURCE,
+      ENRICHMENT_READS_ON_ANY_RESOURCE,
       NODEGROUPS_OF_CLUSTERS,
       {
         id: 'AwsSolutions-IAM5',
@@ -103,109 +111,108 @@ export function remediationAccess(
   actions: RemediationConfig,
 ): Access {
   const stack = Stack.of(scope);
-  const statements: PolicyStatement[] = [];
-  const suppressions: NagPackSuppression[] = [];
+  const parts = [
+    nodegroupRaiseAccess(stack, clusters, actions.raiseSystemNodegroup.mode),
+    quotaRequestAccess(stack, actions.requestQuotaIncrease.mode),
+    subnetPlanningAccess(stack, clusters, actions.planSubnetCapacity.mode),
+  ];
+  const statements = parts.flatMap((part) => part.statements);
+  const suppressions = parts.flatMap((part) => part.suppressions);
+  if (statements.length > 0) suppressions.push(REMEDIATION_READS_ON_ANY_RESOURCE);
+  return { statements, suppressions };
+}
+
+const NO_ACCESS: Access = { statements: [], suppressions: [] };
+
+/**
+ * Raising the system node group: read the configured clusters' node groups and the Auto Scaling
+ * groups; in apply, change only the configured system groups, and only while they carry the opt-in tag.
+ */
+function nodegroupRaiseAccess(stack: Stack, clusters: readonly AccessCluster[], mode: RemediationMode): Access {
+  if (mode === 'off') return NO_ACCESS;
+  const statements = [
+    new PolicyStatement({
+      sid: 'ReadNodegroups',
+      actions: ['eks:DescribeNodegroup'],
+      resources: nodegroupArnsOf(stack, clusters),
+    }),
+    new PolicyStatement({
+      sid: 'ReadAutoScalingGroups',
+      actions: ['autoscaling:DescribeAutoScalingGroups'],
+      resources: ['*'],
+    }),
+  ];
+  const suppressions = [NODEGROUPS_OF_CLUSTERS];
+  if (mode !== 'apply') return { statements, suppressions };
+
+  const managed = clusters.filter((c) => c.systemNodegroup);
+  if (managed.length > 0) {
+    statements.push(
+      new PolicyStatement({
+        sid: 'RaiseOptedInManagedNodegroups',
+        actions: ['eks:UpdateNodegroupConfig'],
+        resources: managed.map((c) =>
+          stack.formatArn({ service: 'eks', resource: 'nodegroup', resourceName: `${c.name}/${c.systemNodegroup}/*` }),
+        ),
+        conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
+      }),
+    );
+    suppressions.push(MANAGED_SYSTEM_NODEGROUPS);
+  }
+  const selfManaged = clusters.filter((c) => c.systemAutoScalingGroup);
+  if (selfManaged.length > 0) {
+    statements.push(
+      new PolicyStatement({
+        sid: 'RaiseOptedInSelfManagedGroups',
+        actions: ['autoscaling:UpdateAutoScalingGroup'],
+        resources: selfManaged.map((c) =>
+          stack.formatArn({
+            service: 'autoscaling',
+            resource: 'autoScalingGroup',
+            resourceName: `*:autoScalingGroupName/${c.systemAutoScalingGroup}`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ),
+        conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
+      }),
+    );
+    suppressions.push(SELF_MANAGED_SYSTEM_GROUPS);
+  }
+  return { statements, suppressions };
+}
+
+/** Quota requests: read the quotas the quota rule may raise and past requests; in apply, request those. */
+function quotaRequestAccess(stack: Stack, mode: RemediationMode): Access {
+  if (mode === 'off') return NO_ACCESS;
   // Only the quotas the quota rule may raise, never every EC2 quota.
   const ec2Quotas = RAISABLE_QUOTA_CODES.map((code) =>
     stack.formatArn({ service: 'servicequotas', resource: 'ec2', resourceName: code }),
   );
+  const statements = [
+    new PolicyStatement({ sid: 'ReadEc2Quotas', actions: ['servicequotas:GetServiceQuota'], resources: ec2Quotas }),
+    new PolicyStatement({
+      sid: 'ReadQuotaRequests',
+      actions: ['servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota'],
+      resources: ['*'],
+    }),
+  ];
+  if (mode === 'apply') {
+    statements.push(
+      new PolicyStatement({
+        sid: 'RequestEc2QuotaIncreases',
+        actions: ['servicequotas:RequestServiceQuotaIncrease'],
+        resources: ec2Quotas,
+      }),
+    );
+  }
+  return { statements, suppressions: [] };
+}
 
-  if (actions.raiseSystemNodegroup.mode !== 'off') {
-    statements.push(
-      new PolicyStatement({
-        sid: 'ReadNodegroups',
-        actions: ['eks:DescribeNodegroup'],
-        resources: nodegroupArnsOf(stack, clusters),
-      }),
-      new PolicyStatement({
-        sid: 'ReadAutoScalingGroups',
-        actions: ['autoscaling:DescribeAutoScalingGroups'],
-        resources: ['*'],
-      }),
-    );
-    suppressions.push(NODEGROUPS_OF_CLUSTERS);
-    if (actions.raiseSystemNodegroup.mode === 'apply') {
-      // Only the configured system groups may change, and only while they carry the opt-in tag.
-      const managed = clusters.filter((c) => c.systemNodegroup);
-      if (managed.length > 0) {
-        statements.push(
-          new PolicyStatement({
-            sid: 'RaiseOptedInManagedNodegroups',
-            actions: ['eks:UpdateNodegroupConfig'],
-            resources: managed.map((c) =>
-              stack.formatArn({
-                service: 'eks',
-                resource: 'nodegroup',
-                resourceName: `${c.name}/${c.systemNodegroup}/*`,
-              }),
-            ),
-            conditions: { StringEquals: { [`aws:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-          }),
-        );
-        suppressions.push({
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'A node group ARN ends in an id EKS generates (nodegroup/<cluster>/<name>/<uuid>): eks:UpdateNodegroupConfig names each configured system node group and wildcards only that id; it is also conditioned on the opt-in tag.',
-          appliesTo: [
-            {
-              regex:
-                '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/[^*]+\\/[^*]+\\/\\*$/',
-            },
-          ],
-        });
-      }
-      const selfManaged = clusters.filter((c) => c.systemAutoScalingGroup);
-      if (selfManaged.length > 0) {
-        statements.push(
-          new PolicyStatement({
-            sid: 'RaiseOptedInSelfManagedGroups',
-            actions: ['autoscaling:UpdateAutoScalingGroup'],
-            resources: selfManaged.map((c) =>
-              stack.formatArn({
-                service: 'autoscaling',
-                resource: 'autoScalingGroup',
-                resourceName: `*:autoScalingGroupName/${c.systemAutoScalingGroup}`,
-                arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-              }),
-            ),
-            conditions: { StringEquals: { [`autoscaling:ResourceTag/${OPT_IN_TAG}`]: 'true' } },
-          }),
-        );
-        suppressions.push({
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'An Auto Scaling group ARN holds an id AWS generates (autoScalingGroup:<uuid>:autoScalingGroupName/<name>): autoscaling:UpdateAutoScalingGroup names each configured self-managed system group and wildcards only that id; it is also conditioned on the opt-in tag.',
-          appliesTo: [
-            {
-              regex:
-                '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
-            },
-          ],
-        });
-      }
-    }
-  }
-  if (actions.requestQuotaIncrease.mode !== 'off') {
-    statements.push(
-      new PolicyStatement({ sid: 'ReadEc2Quotas', actions: ['servicequotas:GetServiceQuota'], resources: ec2Quotas }),
-      new PolicyStatement({
-        sid: 'ReadQuotaRequests',
-        actions: ['servicequotas:ListRequestedServiceQuotaChangeHistoryByQuota'],
-        resources: ['*'],
-      }),
-    );
-    if (actions.requestQuotaIncrease.mode === 'apply') {
-      statements.push(
-        new PolicyStatement({
-          sid: 'RequestEc2QuotaIncreases',
-          actions: ['servicequotas:RequestServiceQuotaIncrease'],
-          resources: ec2Quotas,
-        }),
-      );
-    }
-  }
-  if (actions.planSubnetCapacity.mode !== 'off') {
-    statements.push(
+/** Subnet capacity is only ever planned: read the network and the clusters, change nothing. */
+function subnetPlanningAccess(stack: Stack, clusters: readonly AccessCluster[], mode: RemediationMode): Access {
+  if (mode === 'off') return NO_ACCESS;
+  return {
+    statements: [
       new PolicyStatement({
         sid: 'ReadNetwork',
         actions: ['ec2:DescribeSubnets', 'ec2:DescribeVpcs'],
@@ -216,8 +223,28 @@ export function remediationAccess(
         actions: ['eks:DescribeCluster'],
         resources: clusterArnsOf(stack, clusters),
       }),
-    );
-  }
-  if (statements.length > 0) suppressions.push(READ_ONLY_ON_ANY_RESOURCE);
-  return { statements, suppressions };
+    ],
+    suppressions: [],
+  };
 }
+
+const MANAGED_SYSTEM_NODEGROUPS: NagPackSuppression = {
+  id: 'AwsSolutions-IAM5',
+  reason:
+    'A node group ARN ends in an id EKS generates (nodegroup/<cluster>/<name>/<uuid>): eks:UpdateNodegroupConfig names each configured system node group and wildcards only that id; it is also conditioned on the opt-in tag.',
+  appliesTo: [
+    { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/[^*]+\\/[^*]+\\/\\*$/' },
+  ],
+};
+
+const SELF_MANAGED_SYSTEM_GROUPS: NagPackSuppression = {
+  id: 'AwsSolutions-IAM5',
+  reason:
+    'An Auto Scaling group ARN holds an id AWS generates (autoScalingGroup:<uuid>:autoScalingGroupName/<name>): autoscaling:UpdateAutoScalingGroup names each configured self-managed system group and wildcards only that id; it is also conditioned on the opt-in tag.',
+  appliesTo: [
+    {
+      regex:
+        '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
+    },
+  ],
+};

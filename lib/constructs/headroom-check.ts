@@ -1,30 +1,26 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { ENV } from '../../contracts/names';
 import type { FunctionSettings } from '../../contracts/settings';
-import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
+import {
+  bundledFunction,
+  deadLetterQueue,
+  grantWiring,
+  onFailureQueue,
+  suppressOnRole,
+  wiringEnvironment,
+  type FunctionWiring,
+} from './lambda-function';
 import { requireSettings } from './validate';
 
-export interface HeadroomCheckProps {
-  readonly table: ITable;
-  readonly topic: ITopic;
-  readonly topicKey: IKey;
-  readonly eventBus: IEventBus;
+export interface HeadroomCheckProps extends FunctionWiring {
   /** Clusters, thresholds, windows and limits, as the function reads them; `headroom.schedule` runs it. */
   readonly settings: FunctionSettings;
-  /** @default RetentionDays.ONE_MONTH */
-  readonly logRetention?: RetentionDays;
 }
 
 /**
@@ -43,32 +39,42 @@ export class HeadroomCheck extends Construct {
   constructor(scope: Construct, id: string, props: HeadroomCheckProps) {
     super(scope, id);
     validateHeadroomProps(props);
-    const stack = Stack.of(this);
     const { function: fn, role } = bundledFunction(this, {
       handlerFile: 'headroom.ts',
       description: 'karpenter-doctor headroom: free IPs of the Karpenter subnets, forecasts, resolved incidents',
-      environment: {
-        [ENV.tableName]: props.table.tableName,
-        [ENV.topicArn]: props.topic.topicArn,
-        [ENV.eventBusName]: props.eventBus.eventBusName,
-        POWERTOOLS_SERVICE_NAME: 'headroom',
-      },
+      environment: wiringEnvironment(props, 'headroom'),
       settings: props.settings,
       timeout: Duration.minutes(2),
       reservedConcurrency: 1,
       logRetention: props.logRetention,
     });
     this.function = fn;
+    this.grantChecks(role, props);
 
-    props.table.grant(
-      role,
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
+    // Scheduler invokes asynchronously: its dead-letter queue only sees invocations that never
+    // started; a run that fails is retried by Lambda and then kept here with its error.
+    this.failureQueue = onFailureQueue(this, fn, {
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+      of: 'the headroom function',
+    });
+    this.schedule = this.scheduleRuns(fn, props.settings.headroom.schedule, this.deadLetterQueue);
+  }
+
+  /**
+   * What a check reads and writes: its table (Scan for the sweep), publishing, and the subnets, VPCs
+   * and configured clusters it watches (Describe calls without resource-level permissions on "*").
+   */
+  private grantChecks(role: IRole, props: HeadroomCheckProps): void {
+    const stack = Stack.of(this);
+    grantWiring(role, props, [
       'dynamodb:GetItem',
       'dynamodb:BatchGetItem',
       'dynamodb:PutItem',
       'dynamodb:UpdateItem',
       'dynamodb:Scan',
-    );
-    grantPublishing(role, props);
+    ]);
     role.addToPrincipalPolicy(
       new PolicyStatement({
         sid: 'DescribeSubnets',
@@ -93,29 +99,27 @@ export class HeadroomCheck extends Construct {
         appliesTo: ['Resource::*'],
       },
     ]);
+  }
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
-    // Scheduler invokes asynchronously: its dead-letter queue only sees invocations that never
-    // started; a run that fails is retried by Lambda and then kept here with its error.
-    this.failureQueue = onFailureQueue(this, fn, {
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(1),
-      of: 'the headroom function',
-    });
+  /**
+   * Runs the check on `expression`, with the scheduled time as input, through a role only this
+   * account's Scheduler may assume; two retries within an hour, then the dead-letter queue.
+   */
+  private scheduleRuns(fn: IFunction, expression: string, deadLetterQueue: IQueue): Schedule {
     const schedulerRole = new Role(this, 'SchedulerRole', {
       assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': stack.account } },
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
       }),
       description: 'EventBridge Scheduler: invoke the karpenter-doctor headroom check',
     });
-    this.schedule = new Schedule(this, 'Schedule', {
-      schedule: ScheduleExpression.expression(props.settings.headroom.schedule),
+    const schedule = new Schedule(this, 'Schedule', {
+      schedule: ScheduleExpression.expression(expression),
       description: 'karpenter-doctor headroom check and resolve sweep',
       target: new LambdaInvoke(fn, {
         input: ScheduleTargetInput.fromObject({ scheduledTime: ContextAttribute.scheduledTime }),
         retryAttempts: 2,
         maxEventAge: Duration.hours(1),
-        deadLetterQueue: this.deadLetterQueue,
+        deadLetterQueue,
         role: schedulerRole,
       }),
     });
@@ -132,6 +136,7 @@ export class HeadroomCheck extends Construct {
       ],
       true,
     );
+    return schedule;
   }
 }
 

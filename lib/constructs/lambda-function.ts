@@ -7,6 +7,7 @@ import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { NagSuppressions, type NagPackSuppression } from 'cdk-nag';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
@@ -209,6 +210,39 @@ export interface Outputs {
   readonly topic: ITopic;
   readonly topicKey: IKey;
   readonly eventBus: IEventBus;
+}
+
+/** What every function of the stack is wired to: its incident table, where it publishes, and its logs. */
+export interface FunctionWiring extends Outputs {
+  readonly table: ITable;
+  /**
+   * Retention of the function's own log group.
+   * @default RetentionDays.ONE_MONTH
+   */
+  readonly logRetention?: RetentionDays;
+}
+
+/**
+ * The environment of a wired function: the names of its table, topic and bus (from the shared
+ * constants in contracts/names.ts) and its Powertools service name. `grantWiring` grants what goes
+ * with each.
+ */
+export function wiringEnvironment(wiring: FunctionWiring, service: string): Record<string, string> {
+  return {
+    [ENV.tableName]: wiring.table.tableName,
+    [ENV.topicArn]: wiring.topic.topicArn,
+    [ENV.eventBusName]: wiring.eventBus.eventBusName,
+    POWERTOOLS_SERVICE_NAME: service,
+  };
+}
+
+/**
+ * The grants that go with `wiringEnvironment`: exactly `tableActions` on the table, then publishing
+ * (`grantPublishing`).
+ */
+export function grantWiring(role: IRole, wiring: FunctionWiring, tableActions: readonly string[]): void {
+  wiring.table.grant(role, ...tableActions);
+  grantPublishing(role, wiring);
 }
 
 /**

@@ -1,32 +1,29 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, type IEventBus } from 'aws-cdk-lib/aws-events';
+import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { DETAIL_TYPES } from '../../contracts/events';
-import { ENV } from '../../contracts/names';
 import { ACTION_IDS, type ActionKey } from '../../contracts/remediation';
 import type { FunctionSettings } from '../../contracts/settings';
 import { remediationAccess } from './aws-access';
-import { bundledFunction, deadLetterQueue, grantPublishing, onFailureQueue, suppressOnRole } from './lambda-function';
+import {
+  bundledFunction,
+  deadLetterQueue,
+  grantWiring,
+  onFailureQueue,
+  suppressOnRole,
+  wiringEnvironment,
+  type FunctionWiring,
+} from './lambda-function';
 import { requireSettings } from './validate';
 
-export interface RemediationProps {
-  readonly table: ITable;
-  readonly topic: ITopic;
-  readonly topicKey: IKey;
-  readonly eventBus: IEventBus;
+export interface RemediationProps extends FunctionWiring {
   /** The `source` of the analyzer's events. */
   readonly eventSource: string;
   /** Clusters and the mode and caps per action (`remediation`), as the function reads them. */
   readonly settings: FunctionSettings;
-  /** @default RetentionDays.ONE_MONTH */
-  readonly logRetention?: RetentionDays;
 }
 
 /**
@@ -46,7 +43,6 @@ export class Remediation extends Construct {
 
   constructor(scope: Construct, id: string, props: RemediationProps) {
     super(scope, id);
-    const stack = Stack.of(this);
     const { clusters, remediation: actions } = props.settings;
     const enabled = (Object.keys(ACTION_IDS) as ActionKey[]).filter((k) => actions[k].mode !== 'off');
     if (enabled.length === 0) {
@@ -57,12 +53,7 @@ export class Remediation extends Construct {
     const { function: fn, role } = bundledFunction(this, {
       handlerFile: 'remediator.ts',
       description: 'karpenter-doctor remediator: guarded actions on Karpenter findings',
-      environment: {
-        [ENV.tableName]: props.table.tableName,
-        [ENV.topicArn]: props.topic.topicArn,
-        [ENV.eventBusName]: props.eventBus.eventBusName,
-        POWERTOOLS_SERVICE_NAME: 'remediator',
-      },
+      environment: wiringEnvironment(props, 'remediator'),
       settings: props.settings,
       timeout: Duration.seconds(60),
       reservedConcurrency: 2,
@@ -70,9 +61,7 @@ export class Remediation extends Construct {
     });
     this.function = fn;
 
-    props.table.grant(role, 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem');
-    grantPublishing(role, props);
-
+    grantWiring(role, props, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
     // The same statements the spoke stack grants its remediation role (aws-access.ts), written once.
     const access = remediationAccess(this, clusters, actions);
     for (const statement of access.statements) role.addToPrincipalPolicy(statement);
@@ -86,13 +75,20 @@ export class Remediation extends Construct {
       maxEventAge: Duration.hours(2),
       of: 'the remediator function',
     });
+    this.rule = this.findingRule(props, fn, enabled);
+  }
 
-    this.rule = new Rule(this, 'Rule', {
+  /**
+   * The rule on this account's findings whose remediation names a turned-on action (never on the
+   * remediator's own events); two retries within two hours, then the dead-letter queue.
+   */
+  private findingRule(props: RemediationProps, fn: IFunction, enabled: readonly ActionKey[]): Rule {
+    return new Rule(this, 'Rule', {
       eventBus: props.eventBus,
       description: 'karpenter-doctor: findings whose remediation names an action that is turned on',
       eventPattern: {
         // Only events of this account: the remediator checks again, and trusts nothing else in them.
-        account: [stack.account],
+        account: [Stack.of(this).account],
         source: [props.eventSource],
         detailType: [DETAIL_TYPES.finding],
         detail: {
