@@ -45,19 +45,27 @@ export class FindingsTopic extends Construct {
         resources: [topic.topicArn],
       }),
     );
-    for (const email of props.alertEmails ?? []) topic.addSubscription(new EmailSubscription(email));
-    NagSuppressions.addResourceSuppressions(
-      topic,
-      [
-        {
-          id: 'Serverless-SNSRedrivePolicy',
-          reason:
-            'Email subscriptions: a message SNS cannot deliver is counted (NumberOfNotificationsFailed, alarmed on), and a queue of undelivered emails would be read by nobody.',
-        },
-      ],
-      true,
-    );
+    subscribeEmails(topic, props.alertEmails ?? []);
     this.topic = topic;
     this.key = key;
   }
+}
+
+/**
+ * Subscribes each address to `topic` by email (SNS sends a confirmation mail first). An email
+ * subscription needs no redrive queue: what SNS cannot deliver is counted and alarmed on.
+ */
+export function subscribeEmails(topic: Topic, emails: readonly string[]): void {
+  for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+  NagSuppressions.addResourceSuppressions(
+    topic,
+    [
+      {
+        id: 'Serverless-SNSRedrivePolicy',
+        reason:
+          'Email subscriptions: a message SNS cannot deliver is counted (NumberOfNotificationsFailed, alarmed on), and a queue of undelivered emails would be read by nobody.',
+      },
+    ],
+    true,
+  );
 }

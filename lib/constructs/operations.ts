@@ -9,17 +9,17 @@ import {
   TreatMissingData,
   type IAlarm,
   type IMetric,
+  type IWidget,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key, type IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
-import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, SUBSCRIPTION_NAME } from '../../contracts/names';
+import { subscribeEmails } from './findings-topic';
 
 export interface OperationsProps {
   readonly analyzer: IFunction;
@@ -73,8 +73,70 @@ export class Operations extends Construct {
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
+    this.key = this.alarmKey();
+    this.topic = this.alarmTopic(this.key, props.alertEmails ?? []);
+    const period = props.period ?? Duration.minutes(5);
+    const action = new SnsAction(this.topic);
+    for (const [alarmId, metric, description] of signalsOf(props, period)) {
+      const alarm = new Alarm(this, alarmId, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      alarm.addAlarmAction(action);
+      this.alarms.push(alarm);
+    }
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.days(1),
+      widgets: dashboardRowsOf(props, period),
+    });
+  }
+
+  /** The alarm topic's key: CloudWatch alarms of this account and region may use it, no other service. */
+  private alarmKey(): IKey {
+    const key = new Key(this, 'AlarmKey', {
+      description: 'karpenter-doctor alarm topic encryption',
+      enableKeyRotation: true,
+    });
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsOfThisAccountToUseTheKey',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
+        resources: ['*'],
+        conditions: this.alarmsOfThisAccount(),
+      }),
+    );
+    return key;
+  }
+
+  /** The topic every alarm goes to, encrypted with `key`; only CloudWatch alarms of this account publish. */
+  private alarmTopic(key: IKey, alertEmails: readonly string[]): ITopic {
+    const topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'karpenter-doctor alarms',
+      masterKey: key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsOfThisAccountToPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: this.alarmsOfThisAccount(),
+      }),
+    );
+    subscribeEmails(topic, alertEmails);
+    return topic;
+  }
+
+  /** The condition that names CloudWatch alarms of this account and region, and nothing else. */
+  private alarmsOfThisAccount() {
     const stack = Stack.of(this);
-    const alarmsOfThisAccount = {
+    return {
       StringEquals: { 'aws:SourceAccount': stack.account },
       ArnLike: {
         'aws:SourceArn': stack.formatArn({
@@ -85,242 +147,201 @@ export class Operations extends Construct {
         }),
       },
     };
-    this.key = new Key(this, 'AlarmKey', {
-      description: 'karpenter-doctor alarm topic encryption',
-      enableKeyRotation: true,
-    });
-    this.key.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsOfThisAccountToUseTheKey',
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['kms:GenerateDataKey*', 'kms:Decrypt'],
-        resources: ['*'],
-        conditions: alarmsOfThisAccount,
-      }),
-    );
-    const topic = new Topic(this, 'AlarmTopic', {
-      displayName: 'karpenter-doctor alarms',
-      masterKey: this.key,
-      enforceSSL: true,
-    });
-    topic.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'AllowCloudWatchAlarmsOfThisAccountToPublish',
-        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
-        actions: ['sns:Publish'],
-        resources: [topic.topicArn],
-        conditions: alarmsOfThisAccount,
-      }),
-    );
-    for (const email of props.alertEmails ?? []) topic.addSubscription(new EmailSubscription(email));
-    NagSuppressions.addResourceSuppressions(
-      topic,
-      [
-        {
-          id: 'Serverless-SNSRedrivePolicy',
-          reason:
-            'Email subscriptions: a message SNS cannot deliver is counted (NumberOfNotificationsFailed, alarmed on), and a queue of undelivered emails would be read by nobody.',
-        },
-      ],
-      true,
-    );
-    this.topic = topic;
-    const period = props.period ?? Duration.minutes(5);
-    const functionName = props.analyzer.functionName;
-    const lambdaMetric = (metricName: string) =>
-      new Metric({
-        namespace: 'AWS/Lambda',
-        metricName,
-        dimensionsMap: { FunctionName: functionName },
-        statistic: 'Sum',
-        period,
-      });
-    const own = (metricName: string, label: string) =>
-      new Metric({
-        namespace: METRICS_NAMESPACE,
-        metricName,
-        dimensionsMap: { service: 'analyzer' },
-        statistic: 'Sum',
-        period,
-        label,
-      });
+  }
+}
 
-    const alarm = (alarmId: string, metric: IMetric, description: string) => {
-      const created = new Alarm(this, alarmId, {
-        metric,
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      created.addAlarmAction(new SnsAction(topic));
-      this.alarms.push(created);
-      return created;
-    };
+/** One alarm: its construct id, the metric whose sum (or maximum) of 1 or more fires it, and what it means. */
+type Signal = readonly [id: string, metric: IMetric, description: string];
 
-    alarm(
+/** The signals alarmed on, one alarm each: the analyzer's and, when they exist, the other functions'. */
+function signalsOf(props: OperationsProps, period: Duration): Signal[] {
+  const sum = { period, statistic: 'Sum' };
+  const max = { period, statistic: 'Maximum' };
+  const lambdaMetric = (metricName: string) =>
+    new Metric({
+      namespace: 'AWS/Lambda',
+      metricName,
+      dimensionsMap: { FunctionName: props.analyzer.functionName },
+      ...sum,
+    });
+  const { headroom, headroomFailureQueue, remediator, remediatorFailureQueue } = props;
+  return [
+    [
       'AnalyzerErrors',
-      props.analyzer.metricErrors({ period, statistic: 'Sum' }),
+      props.analyzer.metricErrors(sum),
       'The analyzer failed invocations; Lambda retries them, then sends them to the failure queue.',
-    );
-    alarm(
+    ],
+    [
       'AnalyzerThrottles',
-      props.analyzer.metricThrottles({ period, statistic: 'Sum' }),
+      props.analyzer.metricThrottles(sum),
       'The analyzer hit its reserved concurrency; deliveries wait and may age out.',
-    );
-    alarm(
+    ],
+    [
       'AsyncEventsDropped',
       lambdaMetric('AsyncEventsDropped'),
       'Lambda dropped subscription deliveries (retries exhausted or too old).',
-    );
-    alarm(
+    ],
+    [
       'DestinationDeliveryFailures',
       lambdaMetric('DestinationDeliveryFailures'),
       'Lambda could not write a failed delivery to the failure queue.',
-    );
-    alarm(
+    ],
+    [
       'FailureQueueDepth',
-      props.failureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      props.failureQueue.metricApproximateNumberOfMessagesVisible(max),
       'Deliveries failed every retry; their errors wait in the failure queue.',
-    );
-    alarm(
+    ],
+    [
       'PublishFailures',
-      own(METRIC.publishFailures, 'publish failures'),
+      analyzerMetric(METRIC.publishFailures, 'publish failures', period),
       'Findings could not be published to SNS or EventBridge.',
-    );
-    alarm(
+    ],
+    [
       'NotificationsFailed',
-      props.findingsTopic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
+      props.findingsTopic.metricNumberOfNotificationsFailed(sum),
       'SNS could not deliver notifications to a subscriber.',
-    );
-
-    if (props.headroom) {
-      alarm(
-        'HeadroomErrors',
-        props.headroom.metricErrors({ period, statistic: 'Sum' }),
-        'The headroom check failed; subnet headroom is not watched and quiet incidents are not resolved.',
-      );
-    }
-
-    if (props.headroomFailureQueue) {
-      alarm(
-        'HeadroomFailureQueueDepth',
-        props.headroomFailureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
-        'Headroom runs failed every retry; their errors wait in the headroom failure queue.',
-      );
-    }
-
-    if (props.remediator) {
-      alarm(
-        'RemediatorErrors',
-        props.remediator.metricErrors({ period, statistic: 'Sum' }),
-        'The remediator failed; Lambda retries it, then keeps the event and its error in the failure queue.',
-      );
-    }
-    if (props.remediatorFailureQueue) {
-      alarm(
-        'RemediatorFailureQueueDepth',
-        props.remediatorFailureQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
-        'Findings the remediator failed on every retry wait in its failure queue, with the error.',
-      );
-    }
-
+    ],
+    ...(headroom
+      ? [
+          [
+            'HeadroomErrors',
+            headroom.metricErrors(sum),
+            'The headroom check failed; subnet headroom is not watched and quiet incidents are not resolved.',
+          ] as const,
+        ]
+      : []),
+    ...(headroomFailureQueue
+      ? [
+          [
+            'HeadroomFailureQueueDepth',
+            headroomFailureQueue.metricApproximateNumberOfMessagesVisible(max),
+            'Headroom runs failed every retry; their errors wait in the headroom failure queue.',
+          ] as const,
+        ]
+      : []),
+    ...(remediator
+      ? [
+          [
+            'RemediatorErrors',
+            remediator.metricErrors(sum),
+            'The remediator failed; Lambda retries it, then keeps the event and its error in the failure queue.',
+          ] as const,
+        ]
+      : []),
+    ...(remediatorFailureQueue
+      ? [
+          [
+            'RemediatorFailureQueueDepth',
+            remediatorFailureQueue.metricApproximateNumberOfMessagesVisible(max),
+            'Findings the remediator failed on every retry wait in its failure queue, with the error.',
+          ] as const,
+        ]
+      : []),
     // One alarm for every subscription, whatever the number of log groups and clusters: a Metrics
     // Insights query sums CloudWatch Logs' DeliveryErrors over every metric of the subscription name
     // (each per-group filter's, and the account policy's), which metric math, at ten metrics per
     // alarm, could only do with one alarm per ten log groups.
-    alarm(
+    [
       'SubscriptionDeliveryErrors',
       subscriptionMetric('DeliveryErrors', period, 'delivery errors'),
       'CloudWatch Logs could not deliver to the analyzer (access denied, missing function): the subscription is disabled for up to 10 minutes and its logs are skipped. The dashboard shows the log groups.',
-    );
+    ],
+  ];
+}
 
-    const signalsByRule = new MathExpression({
-      expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${METRIC.signals}"', 'Sum', ${period.toSeconds()})`,
+/** The analyzer's own metric (Powertools EMF, `service: analyzer`), summed. */
+function analyzerMetric(metricName: string, label: string, period: Duration): Metric {
+  return new Metric({
+    namespace: METRICS_NAMESPACE,
+    metricName,
+    dimensionsMap: { service: 'analyzer' },
+    statistic: 'Sum',
+    period,
+    label,
+  });
+}
+
+/** The dashboard, row by row: findings, input, degradation, headroom (when it runs), subscriptions, the analyzer. */
+function dashboardRowsOf(props: OperationsProps, period: Duration): IWidget[][] {
+  const own = (metricName: string, label: string) => analyzerMetric(metricName, label, period);
+  const byRule = (metricName: string) =>
+    new MathExpression({
+      expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${metricName}"', 'Sum', ${period.toSeconds()})`,
       label: '',
       period,
     });
-    const findingsByRule = new MathExpression({
-      expression: `SEARCH('{${METRICS_NAMESPACE},rule,service} MetricName="${METRIC.findingsPublished}"', 'Sum', ${period.toSeconds()})`,
-      label: '',
-      period,
-    });
-    this.dashboard = new Dashboard(this, 'Dashboard', {
-      defaultInterval: Duration.days(1),
-      widgets: [
-        [
-          new GraphWidget({ title: 'Findings published by rule', left: [findingsByRule], width: 12 }),
-          new GraphWidget({ title: 'Signals by rule', left: [signalsByRule], width: 12 }),
+  return [
+    [
+      new GraphWidget({ title: 'Findings published by rule', left: [byRule(METRIC.findingsPublished)], width: 12 }),
+      new GraphWidget({ title: 'Signals by rule', left: [byRule(METRIC.signals)], width: 12 }),
+    ],
+    [
+      new GraphWidget({
+        title: 'Findings',
+        left: [
+          own(METRIC.findingsPublished, 'published'),
+          own(METRIC.notificationsSuppressed, 'counted, not re-notified'),
+          own(METRIC.duplicateBatches, 'duplicate deliveries'),
         ],
-        [
-          new GraphWidget({
-            title: 'Findings',
-            left: [
-              own(METRIC.findingsPublished, 'published'),
-              own(METRIC.notificationsSuppressed, 'counted, not re-notified'),
-              own(METRIC.duplicateBatches, 'duplicate deliveries'),
-            ],
-            width: 12,
-          }),
+        width: 12,
+      }),
+    ],
+    [
+      new GraphWidget({
+        title: 'Input',
+        left: [own(METRIC.recordsProcessed, 'records')],
+        right: [own(METRIC.malformedRecords, 'malformed records')],
+        width: 12,
+      }),
+      new GraphWidget({
+        title: 'Degraded',
+        left: [own(METRIC.enrichmentErrors, 'enrichment errors'), own(METRIC.publishFailures, 'publish failures')],
+        width: 12,
+      }),
+    ],
+    ...(props.headroom ? [headroomRow(period)] : []),
+    [
+      new GraphWidget({
+        title: 'Subscription delivery errors (left) and throttling (right) by log group',
+        left: [subscriptionMetric('DeliveryErrors', period, '', 'LogGroupName')],
+        right: [subscriptionMetric('DeliveryThrottling', period, '', 'LogGroupName')],
+        width: 24,
+      }),
+    ],
+    [
+      new GraphWidget({
+        title: 'Analyzer',
+        left: [
+          props.analyzer.metricInvocations({ period }),
+          props.analyzer.metricErrors({ period }),
+          props.analyzer.metricThrottles({ period }),
         ],
-        [
-          new GraphWidget({
-            title: 'Input',
-            left: [own(METRIC.recordsProcessed, 'records')],
-            right: [own(METRIC.malformedRecords, 'malformed records')],
-            width: 12,
-          }),
-          new GraphWidget({
-            title: 'Degraded',
-            left: [own(METRIC.enrichmentErrors, 'enrichment errors'), own(METRIC.publishFailures, 'publish failures')],
-            width: 12,
-          }),
-        ],
-        ...(props.headroom
-          ? [
-              [
-                new GraphWidget({
-                  title: 'Free IPs per Karpenter subnet',
-                  left: [search(METRIC.subnetFreeIps, 'cluster,subnet', 'Minimum', period, 'headroom')],
-                  width: 8,
-                }),
-                new GraphWidget({
-                  title: 'Free IPs per zone',
-                  left: [search(METRIC.zoneFreeIps, 'cluster,zone', 'Minimum', period, 'headroom')],
-                  width: 8,
-                }),
-                new GraphWidget({
-                  title: 'Forecast: hours until a subnet runs out',
-                  left: [search(METRIC.subnetHoursToExhaustion, 'cluster,subnet', 'Minimum', period, 'headroom')],
-                  width: 8,
-                }),
-              ],
-            ]
-          : []),
-        [
-          new GraphWidget({
-            title: 'Subscription delivery errors (left) and throttling (right) by log group',
-            left: [subscriptionMetric('DeliveryErrors', period, '', 'LogGroupName')],
-            right: [subscriptionMetric('DeliveryThrottling', period, '', 'LogGroupName')],
-            width: 24,
-          }),
-        ],
-        [
-          new GraphWidget({
-            title: 'Analyzer',
-            left: [
-              props.analyzer.metricInvocations({ period }),
-              props.analyzer.metricErrors({ period }),
-              props.analyzer.metricThrottles({ period }),
-            ],
-            right: [props.analyzer.metricDuration({ period, statistic: 'p99' })],
-            width: 24,
-          }),
-        ],
-      ],
-    });
-  }
+        right: [props.analyzer.metricDuration({ period, statistic: 'p99' })],
+        width: 24,
+      }),
+    ],
+  ];
+}
+
+/** Free IPs per subnet and per zone, and the forecast hours until a subnet runs out. */
+function headroomRow(period: Duration): IWidget[] {
+  return [
+    new GraphWidget({
+      title: 'Free IPs per Karpenter subnet',
+      left: [search(METRIC.subnetFreeIps, 'cluster,subnet', 'Minimum', period, 'headroom')],
+      width: 8,
+    }),
+    new GraphWidget({
+      title: 'Free IPs per zone',
+      left: [search(METRIC.zoneFreeIps, 'cluster,zone', 'Minimum', period, 'headroom')],
+      width: 8,
+    }),
+    new GraphWidget({
+      title: 'Forecast: hours until a subnet runs out',
+      left: [search(METRIC.subnetHoursToExhaustion, 'cluster,subnet', 'Minimum', period, 'headroom')],
+      width: 8,
+    }),
+  ];
 }
 
 /**
