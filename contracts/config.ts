@@ -25,16 +25,45 @@ const SCHEDULE = /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\([^)]+
 
 const mode = z.enum(REMEDIATION_MODES, { error: 'expected "off", "dry-run" or "apply"' });
 
+/** An AWS account id, as a string (a number would lose leading zeros). */
+export const accountIdSchema = z
+  .string({ error: 'expected an AWS account id of 12 digits, as a string in quotes' })
+  .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' });
+
+/** The accounts the organisation destination admits. */
+export const accountsSchema = z.array(accountIdSchema).min(1, { error: 'expected at least one account' });
+
+/** Addresses subscribed to the findings and alarm topics. */
+export const alertEmailsSchema = z.array(z.email({ error: 'expected an email address' }));
+
+/** Concurrent executions reserved for (and capped at) the analyzer; 0 stops it. */
+export const reservedConcurrencySchema = z
+  .number()
+  .int()
+  .min(0, { error: 'expected 0 (the kill switch) to 100' })
+  .max(100, { error: 'expected at most 100; leave the rest of the account unreserved' });
+
+/** Shards of a provisioned organisation stream. */
+export const shardsSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(500, { error: 'expected at most 500 shards (the default shard quota per account and region)' });
+
+/** Concurrent batches per shard of the organisation stream. */
+export const parallelizationFactorSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(10, { error: "expected 1 to 10 (Lambda's range)" });
+
 export const clusterSchema = z
   .strictObject({
     name: z.string().regex(CLUSTER_NAME, {
       error: 'expected an EKS cluster name: letters, digits, "-" and "_", starting with a letter or digit, at most 100',
     }),
     /** The account the cluster runs in; the deploying account when left out. */
-    account: z
-      .string({ error: 'expected an AWS account id of 12 digits, as a string in quotes' })
-      .regex(ACCOUNT_ID, { error: 'expected an AWS account id of 12 digits' })
-      .optional(),
+    account: accountIdSchema.optional(),
     logGroups: z
       .array(
         z.string().regex(LOG_GROUP_OR_PATTERN, {
@@ -166,19 +195,11 @@ const organizationSchema = z
       .string()
       .regex(/^o-[a-z0-9]{10,32}$/, { error: 'expected an AWS Organizations id such as "o-a1b2c3d4e5"' })
       .optional(),
-    accounts: z
-      .array(z.string().regex(/^\d{12}$/, { error: 'expected an AWS account id: 12 digits' }))
-      .min(1, { error: 'expected at least one account' })
-      .optional(),
-    shards: z
-      .number()
-      .int()
-      .min(1)
-      .max(500, { error: 'expected at most 500 shards (the default shard quota per account and region)' })
-      .optional(),
+    accounts: accountsSchema.optional(),
+    shards: shardsSchema.optional(),
     retentionHours: z.number().int().min(24).max(8760).default(24),
     batchSize: z.number().int().min(1).max(10_000).default(100),
-    parallelizationFactor: z.number().int().min(1).max(10, { error: "expected 1 to 10 (Lambda's range)" }).default(1),
+    parallelizationFactor: parallelizationFactorSchema.default(1),
     retryAttempts: z.number().int().min(0).max(10_000).default(3),
     maxRecordAgeHours: z.number().int().min(1).max(168).default(6),
   })
@@ -191,7 +212,7 @@ export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
     clusters: clustersSchema,
-    alertEmails: z.array(z.email({ error: 'expected an email address' })).default([]),
+    alertEmails: alertEmailsSchema.default([]),
     windows: windowsSchema.prefault({}),
     remediation: remediationSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),
@@ -210,12 +231,7 @@ export const configSchema = z
         { error: 'expected a CloudWatch Logs retention in days: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …' },
       )
       .default(30),
-    reservedConcurrency: z
-      .number()
-      .int()
-      .min(0, { error: 'expected 0 (the kill switch) to 100' })
-      .max(100, { error: 'expected at most 100; leave the rest of the account unreserved' })
-      .default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
+    reservedConcurrency: reservedConcurrencySchema.default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
     retainTable: z.boolean().default(true),
     organization: organizationSchema.optional(),
   })

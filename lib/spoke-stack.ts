@@ -12,7 +12,7 @@ import {
 import { AccountPrincipal, ManagedPolicy, Role, type IRole, type PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct, type IConstruct } from 'constructs';
-import type { KarpenterDoctorConfig, RemediationConfig } from '../contracts/config';
+import { accountIdSchema, type KarpenterDoctorConfig, type RemediationConfig } from '../contracts/config';
 import { destinationArnOf, ENRICHMENT_ROLE_NAME, externalIdOf, REMEDIATION_ROLE_NAME } from '../contracts/organization';
 import { enrichmentAccess, remediationAccess, type Access, type AccessCluster } from './constructs/aws-access';
 import {
@@ -21,6 +21,7 @@ import {
   type SubscribedCluster,
   type SubscriptionChoice,
 } from './constructs/log-subscriptions';
+import { requireValid } from './constructs/validate';
 
 /** One cluster of a spoke account: what is subscribed, and what the remediator may change. */
 export interface SpokeCluster extends AccessCluster, SubscribedCluster {}
@@ -89,13 +90,7 @@ export class KarpenterDoctorSpokeStack extends Stack {
         allowedPattern: '^\\d{12}$',
         description: 'The account that runs the karpenter-doctor central stack and its CloudWatch Logs destination',
       }).valueAsString;
-    const seen = new Set<string>();
-    for (const { account, clusters } of props.accounts) {
-      if (!/^\d{12}$/.test(account)) throw new Error(`Spoke account ${JSON.stringify(account)}: expected 12 digits`);
-      if (seen.has(account)) throw new Error(`Spoke account ${account} is listed twice`);
-      if (clusters.length === 0) throw new Error(`Spoke account ${account} has no cluster`);
-      seen.add(account);
-    }
+    validateSpokeAccounts(props.accounts);
 
     const trust = new AccountPrincipal(this.centralAccount).withConditions({
       StringEquals: { 'sts:ExternalId': externalIdOf(this.centralAccount) },
@@ -144,6 +139,17 @@ export class KarpenterDoctorSpokeStack extends Stack {
       onlyIn(scope, condition);
     }
   }
+}
+
+/** Fails the synth on an account id the schema refuses, an account listed twice, or one without clusters. */
+function validateSpokeAccounts(accounts: readonly SpokeAccount[]): void {
+  const seen = new Set<string>();
+  accounts.forEach(({ account, clusters }, index) => {
+    requireValid('KarpenterDoctorSpokeStack', `accounts[${index}].account`, accountIdSchema, account);
+    if (seen.has(account)) throw new Error(`KarpenterDoctorSpokeStack: account ${account} is listed twice`);
+    if (clusters.length === 0) throw new Error(`KarpenterDoctorSpokeStack: account ${account} has no cluster`);
+    seen.add(account);
+  });
 }
 
 /**

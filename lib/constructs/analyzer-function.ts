@@ -14,13 +14,14 @@ import {
   wiringEnvironment,
   type FunctionWiring,
 } from './lambda-function';
-import { requireInteger, requireSettings } from './validate';
+import { reservedConcurrencySchema } from '../../contracts/config';
+import { requireSettings, requireValid } from './validate';
 
 export interface AnalyzerFunctionProps extends FunctionWiring {
   /** Clusters, windows, limits and sources, as the function reads them. */
   readonly settings: FunctionSettings;
   /**
-   * Concurrent executions reserved for (and capped at) the analyzer; 0 stops it.
+   * Concurrent executions reserved for (and capped at) the analyzer, 0 to 100; 0 stops it.
    * @default 5
    */
   readonly reservedConcurrency?: number;
@@ -97,6 +98,6 @@ function validateAnalyzerProps(props: AnalyzerFunctionProps): void {
   const name = 'AnalyzerFunction';
   requireSettings(name, props.settings);
   if (props.reservedConcurrency !== undefined) {
-    requireInteger(name, 'reservedConcurrency', props.reservedConcurrency, 0, 1000);
+    requireValid(name, 'reservedConcurrency', reservedConcurrencySchema, props.reservedConcurrency);
   }
 }

@@ -4,7 +4,8 @@ import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
-import { requireEmails } from './validate';
+import { alertEmailsSchema } from '../../contracts/config';
+import { requireValid } from './validate';
 
 export interface FindingsTopicProps {
   /**
@@ -26,7 +27,7 @@ export class FindingsTopic extends Construct {
 
   constructor(scope: Construct, id: string, props: FindingsTopicProps = {}) {
     super(scope, id);
-    requireEmails('FindingsTopic', 'alertEmails', props.alertEmails ?? []);
+    requireValid('FindingsTopic', 'alertEmails', alertEmailsSchema, props.alertEmails ?? []);
     const key = new Key(this, 'Key', {
       description: 'karpenter-doctor findings topic encryption',
       enableKeyRotation: true,

@@ -19,7 +19,9 @@ import { Topic, type ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { METRIC, METRICS_NAMESPACE, SUBSCRIPTION_NAME } from '../../contracts/names';
+import { alertEmailsSchema } from '../../contracts/config';
 import { subscribeEmails } from './findings-topic';
+import { requireValid } from './validate';
 
 export interface OperationsProps {
   readonly analyzer: IFunction;
@@ -73,6 +75,7 @@ export class Operations extends Construct {
 
   constructor(scope: Construct, id: string, props: OperationsProps) {
     super(scope, id);
+    requireValid('Operations', 'alertEmails', alertEmailsSchema, props.alertEmails ?? []);
     this.key = this.alarmKey();
     this.topic = this.alarmTopic(this.key, props.alertEmails ?? []);
     const period = props.period ?? Duration.minutes(5);

@@ -1,44 +1,27 @@
+import type * as z from 'zod';
 import { describeIssues } from '../../contracts/config';
 import { functionSettingsSchema, type FunctionSettings } from '../../contracts/settings';
 
 /**
- * Synth-time checks of construct props. Each throws an Error whose message names the construct, the
- * prop, the value and what is allowed, so a mistake fails `cdk synth` where it was made rather than a
- * deployment, or a function at run time.
+ * Synth-time checks of construct props that come from the configuration. Each prop is checked by the
+ * piece of the configuration schema (contracts/config.ts) that states its rule, so the rule and its
+ * message are written once, and a construct used on its own fails `cdk synth` as the configuration
+ * would. What the schema cannot know (how one construct's props relate to another's, such as the
+ * organisation stream's shards against the analyzer's concurrency) each construct checks itself.
  */
-
-/** A loose email shape (something@domain.tld): SNS sends the confirmation mail, this only catches slips. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function requireEmails(construct: string, prop: string, values: readonly string[]): void {
-  for (const value of values) {
-    if (!EMAIL.test(value)) throw new Error(`${construct}: ${prop} has "${value}", which is not an email address`);
-  }
-}
-
-export function requireSome<T>(construct: string, prop: string, values: readonly T[], why: string): void {
-  if (values.length === 0) throw new Error(`${construct}: ${prop} is empty; ${why}`);
-}
-
-export function requireInteger(construct: string, prop: string, value: number, min: number, max: number): void {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${construct}: ${prop} is ${value}; expected a whole number from ${min} to ${max}`);
-  }
-}
-
-export function requireNumber(construct: string, prop: string, value: number, min: number, max: number): void {
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new Error(`${construct}: ${prop} is ${value}; expected a number from ${min} to ${max}`);
-  }
-}
 
 /**
- * The settings a function is bundled with, validated by the schema the function reads them with
- * (contracts/settings.ts): every problem, with its key.
+ * Throws unless `schema` accepts `value`; the message names the construct, and lists every problem
+ * with the prop's path, the value found and what is allowed.
  */
-export function requireSettings(construct: string, settings: FunctionSettings): void {
-  const result = functionSettingsSchema.safeParse(settings, { reportInput: true });
+export function requireValid(construct: string, prop: string, schema: z.ZodType, value: unknown): void {
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return;
-  const problems = describeIssues(result.error.issues, functionSettingsSchema, 'settings');
-  throw new Error(`${construct}: invalid settings:\n${problems.join('\n')}`);
+  const problems = describeIssues(result.error.issues, schema, prop);
+  throw new Error(`${construct}: invalid ${prop}:\n${problems.join('\n')}`);
+}
+
+/** The settings a function is bundled with, checked by the schema the function reads them with. */
+export function requireSettings(construct: string, settings: FunctionSettings): void {
+  requireValid(construct, 'settings', functionSettingsSchema, settings);
 }

@@ -282,15 +282,18 @@ describe('KarpenterDoctorSpokeStack options', () => {
   });
 
   it.each([
-    [[{ account: '12345', clusters: [{ name: 'c', logGroups: ['/x'] }] }], /expected 12 digits/],
+    [
+      [{ account: '12345', clusters: [{ name: 'c', logGroups: ['/x'] }] }],
+      'KarpenterDoctorSpokeStack: invalid accounts[0].account:\n  accounts[0].account = "12345": expected an AWS account id of 12 digits',
+    ],
     [
       [
         { account: accountId(1), clusters: [{ name: 'c', logGroups: ['/x'] }] },
         { account: accountId(1), clusters: [{ name: 'd', logGroups: ['/y'] }] },
       ],
-      /listed twice/,
+      `KarpenterDoctorSpokeStack: account ${accountId(1)} is listed twice`,
     ],
-    [[{ account: accountId(1), clusters: [] }], /has no cluster/],
+    [[{ account: accountId(1), clusters: [] }], `KarpenterDoctorSpokeStack: account ${accountId(1)} has no cluster`],
   ])('refuses %j', (accounts, message) => {
     expect(() => new KarpenterDoctorSpokeStack(new App(), 'Spoke', { accounts, remediation: OFF })).toThrow(message);
   });

@@ -165,7 +165,7 @@ describe('AnalyzerFunction', () => {
     it.each([
       [
         { reservedConcurrency: -1 },
-        'AnalyzerFunction: reservedConcurrency is -1; expected a whole number from 0 to 1000',
+        'AnalyzerFunction: invalid reservedConcurrency:\n  reservedConcurrency = -1: expected 0 (the kill switch) to 100',
       ],
       [
         { settings: { ...SETTINGS, notifications: { maxNoticesPerDelivery: 0, maxIncidentsPerDelivery: 50 } } },

@@ -61,7 +61,7 @@ describe('FindingsTopic', () => {
 
   it('refuses an alert address that is not an email address, naming it', () => {
     expect(() => synth({ alertEmails: ['oncall'] })).toThrow(
-      'FindingsTopic: alertEmails has "oncall", which is not an email address',
+      'FindingsTopic: invalid alertEmails:\n  alertEmails[0] = "oncall": expected an email address',
     );
   });
 
