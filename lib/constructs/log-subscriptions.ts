@@ -12,6 +12,7 @@ import {
 } from 'aws-cdk-lib/aws-logs';
 import { LambdaDestination } from 'aws-cdk-lib/aws-logs-destinations';
 import { Construct } from 'constructs';
+import { filterPatternProblems } from '../../contracts/filter-pattern';
 import { SUBSCRIPTION_NAME } from '../../contracts/names';
 import { defaultFilterPattern } from '../filter-pattern';
 
@@ -89,35 +90,36 @@ export class LogSubscriptions extends Construct {
 
   constructor(scope: Construct, id: string, props: LogSubscriptionsProps) {
     super(scope, id);
-    const stack = Stack.of(this);
     const mode = props.mode ?? 'log-groups';
-    const groups = props.clusters.flatMap((c) => c.logGroups);
-
-    if (mode === 'log-groups') {
-      const patterns = groups.filter(isPattern);
-      if (patterns.length > 0) {
-        throw new Error(
-          `Log group patterns (${patterns.slice(0, 3).join(', ')}) can only be subscribed by the account policy; list exact names or choose subscriptions.mode "account-policy"`,
-        );
-      }
-    } else {
-      const own = props.clusters.filter((c) => c.filterPattern !== undefined).map((c) => c.name);
-      if (own.length > 0) {
-        throw new Error(
-          `The account policy has one filter pattern for every log group; clusters ${own.join(', ')} set their own (set subscriptions.filterPattern instead)`,
-        );
-      }
-    }
+    validateSubscriptionProps(props, mode);
 
     const target = props.target;
-    let destination: ILogSubscriptionDestination;
-    let destinationArn: string;
     if ('function' in target) {
-      const sources = mode === 'account-policy' ? ['*'] : invokeSourcesOf(groups);
-      sources.forEach((source, index) => {
-        const permission = new CfnPermission(this, index === 0 ? 'InvokePermission' : `InvokePermission${index}`, {
+      const groups = props.clusters.flatMap((c) => c.logGroups);
+      this.permissions.push(
+        ...this.invokePermissions(target.function, mode === 'account-policy' ? ['*'] : invokeSourcesOf(groups)),
+      );
+    }
+    if (mode === 'account-policy') {
+      const destinationArn = 'function' in target ? target.function.functionArn : target.destinationArn;
+      this.accountPolicy = this.subscribeAccount(destinationArn, props);
+    } else {
+      const destination =
+        'function' in target
+          ? new LambdaDestination(target.function, { addPermissions: false })
+          : new DestinationArn(target.destinationArn);
+      this.filters.push(...this.subscribeGroups(destination, props.clusters));
+    }
+  }
+
+  /** Lets CloudWatch Logs of this account invoke `fn` for log groups whose ARN resource name matches a source. */
+  private invokePermissions(fn: IFunction, sources: readonly string[]): CfnPermission[] {
+    const stack = Stack.of(this);
+    return sources.map(
+      (source, index) =>
+        new CfnPermission(this, index === 0 ? 'InvokePermission' : `InvokePermission${index}`, {
           action: 'lambda:InvokeFunction',
-          functionName: target.function.functionArn,
+          functionName: fn.functionArn,
           principal: 'logs.amazonaws.com',
           sourceAccount: stack.account,
           sourceArn: stack.formatArn({
@@ -126,58 +128,93 @@ export class LogSubscriptions extends Construct {
             resourceName: source,
             arnFormat: ArnFormat.COLON_RESOURCE_NAME,
           }),
-        });
-        this.permissions.push(permission);
-      });
-      destination = new LambdaDestination(target.function, { addPermissions: false });
-      destinationArn = target.function.functionArn;
-    } else {
-      destination = new DestinationArn(target.destinationArn);
-      destinationArn = target.destinationArn;
-    }
+        }),
+    );
+  }
 
-    if (mode === 'account-policy') {
-      const pattern = props.filterPattern ?? defaultFilterPattern().logPatternString;
-      const exclude = [...new Set(props.exclude ?? [])];
-      const selectionCriteria = `LogGroupName NOT IN [${exclude.map((name) => (Token.isUnresolved(name) ? `"${name}"` : JSON.stringify(name))).join(', ')}]`;
-      // Tokens (the functions' generated log group names) are at most 512 characters once resolved.
-      const bytes = exclude.reduce(
-        (sum, name) => sum + (Token.isUnresolved(name) ? 512 : Buffer.byteLength(name) + 4),
-        30,
-      );
-      if (bytes > MAX_SELECTION_CRITERIA_BYTES) {
-        throw new Error(
-          `The account policy's exclusions take up to ${bytes} bytes; CloudWatch Logs allows ${MAX_SELECTION_CRITERIA_BYTES}`,
-        );
-      }
-      this.accountPolicy = new CfnAccountPolicy(this, 'AccountPolicy', {
-        policyName: SUBSCRIPTION_NAME,
-        policyType: 'SUBSCRIPTION_FILTER_POLICY',
-        scope: 'ALL',
-        selectionCriteria,
-        policyDocument: stack.toJsonString({ DestinationArn: destinationArn, FilterPattern: pattern }),
-      });
-      for (const permission of this.permissions) this.accountPolicy.node.addDependency(permission);
-      return;
-    }
+  /** One account-level subscription filter policy for every log group but the excluded ones. */
+  private subscribeAccount(destinationArn: string, props: LogSubscriptionsProps): CfnAccountPolicy {
+    const pattern = props.filterPattern ?? defaultFilterPattern().logPatternString;
+    const exclude = [...new Set(props.exclude ?? [])];
+    const policy = new CfnAccountPolicy(this, 'AccountPolicy', {
+      policyName: SUBSCRIPTION_NAME,
+      policyType: 'SUBSCRIPTION_FILTER_POLICY',
+      scope: 'ALL',
+      selectionCriteria: `LogGroupName NOT IN [${exclude.map((name) => (Token.isUnresolved(name) ? `"${name}"` : JSON.stringify(name))).join(', ')}]`,
+      policyDocument: Stack.of(this).toJsonString({ DestinationArn: destinationArn, FilterPattern: pattern }),
+    });
+    for (const permission of this.permissions) policy.node.addDependency(permission);
+    return policy;
+  }
 
-    for (const cluster of props.clusters) {
+  /** One subscription filter per log group, with its cluster's filter pattern or the default one. */
+  private subscribeGroups(
+    destination: ILogSubscriptionDestination,
+    clusters: readonly SubscribedCluster[],
+  ): SubscriptionFilter[] {
+    const stack = Stack.of(this);
+    return clusters.flatMap((cluster) => {
       const pattern: IFilterPattern = cluster.filterPattern
         ? FilterPattern.literal(cluster.filterPattern)
         : FilterPattern.literal(defaultPatternParameter(stack).valueAsString);
-      cluster.logGroups.forEach((name) => {
+      return cluster.logGroups.map((name) => {
         // Ids follow the group name, not its position, so reordering the config replaces nothing.
         const key = idOf(name);
-        const logGroup = LogGroup.fromLogGroupName(this, `Group${key}`, name);
         const filter = new SubscriptionFilter(this, `Filter${key}`, {
-          logGroup,
+          logGroup: LogGroup.fromLogGroupName(this, `Group${key}`, name),
           destination,
           filterPattern: pattern,
           filterName: SUBSCRIPTION_NAME,
         });
         for (const permission of this.permissions) filter.node.addDependency(permission);
-        this.filters.push(filter);
+        return filter;
       });
+    });
+  }
+}
+
+/**
+ * Fails the synth on what CloudWatch Logs would refuse: a pattern of log groups with per-group
+ * filters, a cluster's own filter pattern with the account policy (which has one for every group), a
+ * filter pattern CloudWatch Logs would not parse (contracts/filter-pattern.ts), and exclusions longer
+ * than the account policy's selection criteria may be.
+ */
+function validateSubscriptionProps(props: LogSubscriptionsProps, mode: SubscriptionMode): void {
+  const name = 'LogSubscriptions';
+  if (mode === 'log-groups') {
+    const patterns = props.clusters.flatMap((c) => c.logGroups).filter(isPattern);
+    if (patterns.length > 0) {
+      throw new Error(
+        `${name}: log group patterns (${patterns.slice(0, 3).join(', ')}) can only be subscribed by the account policy; list exact names or choose subscriptions.mode "account-policy"`,
+      );
+    }
+  } else {
+    const own = props.clusters.filter((c) => c.filterPattern !== undefined).map((c) => c.name);
+    if (own.length > 0) {
+      throw new Error(
+        `${name}: the account policy has one filter pattern for every log group; clusters ${own.join(', ')} set their own (set subscriptions.filterPattern instead)`,
+      );
+    }
+  }
+  const patterns = [
+    ...props.clusters.map((c) => [`the filter pattern of cluster ${c.name}`, c.filterPattern] as const),
+    ['filterPattern', props.filterPattern] as const,
+  ];
+  for (const [what, pattern] of patterns) {
+    if (pattern === undefined || Token.isUnresolved(pattern)) continue;
+    const problems = filterPatternProblems(pattern);
+    if (problems.length > 0) throw new Error(`${name}: ${what} ${problems.join('; ')}`);
+  }
+  if (mode === 'account-policy') {
+    // Tokens (the functions' generated log group names) are at most 512 characters once resolved.
+    const bytes = [...new Set(props.exclude ?? [])].reduce(
+      (sum, group) => sum + (Token.isUnresolved(group) ? 512 : Buffer.byteLength(group) + 4),
+      30,
+    );
+    if (bytes > MAX_SELECTION_CRITERIA_BYTES) {
+      throw new Error(
+        `${name}: the account policy's exclusions take up to ${bytes} bytes; CloudWatch Logs allows ${MAX_SELECTION_CRITERIA_BYTES}`,
+      );
     }
   }
 }

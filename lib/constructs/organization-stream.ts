@@ -11,8 +11,10 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
+import { accountsSchema, parallelizationFactorSchema, shardsSchema } from '../../contracts/config';
 import { DESTINATION_NAME } from '../../contracts/organization';
 import { deadLetterQueue, suppressOnRole } from './lambda-function';
+import { requireValid } from './validate';
 
 /** Who may subscribe log groups to the destination: the whole organisation, or listed accounts. */
 export type DestinationAudience =
@@ -80,21 +82,7 @@ export class OrganizationStream extends Construct {
 
   constructor(scope: Construct, id: string, props: OrganizationStreamProps) {
     super(scope, id);
-    const stack = Stack.of(this);
-    const factor = props.parallelizationFactor ?? 1;
-    if (!Number.isInteger(factor) || factor < 1 || factor > 10) {
-      throw new Error(`parallelizationFactor is ${factor}; expected an integer from 1 to 10 (Lambda's range)`);
-    }
-    if (props.shards !== undefined && props.shards * factor > props.analyzerConcurrency) {
-      throw new Error(
-        `${props.shards} shards × parallelizationFactor ${factor} = ${props.shards * factor} concurrent batches, ` +
-          `more than the analyzer's reserved concurrency of ${props.analyzerConcurrency}: raise reservedConcurrency or lower one of them`,
-      );
-    }
-    const audience = props.audience;
-    if (audience.accounts !== undefined && audience.accounts.length === 0) {
-      throw new Error('The destination needs an organization id or at least one account');
-    }
+    validateOrganizationStreamProps(props);
     this.analyzer = props.analyzer;
 
     this.key = new Key(this, 'Key', {
@@ -108,7 +96,6 @@ export class OrganizationStream extends Construct {
       encryptionKey: this.key,
       retentionPeriod: props.retention ?? Duration.hours(24),
     });
-
     NagSuppressions.addResourceSuppressions(this.stream, [
       {
         id: 'AwsSolutions-KDS3',
@@ -117,7 +104,24 @@ export class OrganizationStream extends Construct {
       },
     ]);
 
-    // CloudWatch Logs assumes this role to put what a subscription delivers into the stream.
+    this.deliveryRole = this.deliveryRoleFor(props.audience);
+    const stack = Stack.of(this);
+    this.destinationArn = `arn:${stack.partition}:logs:${stack.region}:${stack.account}:destination:${DESTINATION_NAME}`;
+    this.destination = this.destinationFor(props.audience);
+    this.failureQueue = deadLetterQueue(
+      this,
+      'FailureQueue',
+      'the organisation stream (the event source mapping sends the shard and sequence numbers of every batch it gave up on)',
+    );
+    this.feedAnalyzer(props);
+  }
+
+  /**
+   * The role CloudWatch Logs assumes to put what a subscription delivers into the stream: for log data
+   * of this region from the audience's accounts (and this one), only PutRecord(s) and the key.
+   */
+  private deliveryRoleFor(audience: DestinationAudience): IRole {
+    const stack = Stack.of(this);
     const sources = audience.accounts
       ? [...new Set([...audience.accounts, stack.account])].map((account) =>
           stack.formatArn({ service: 'logs', account, resource: '*' }),
@@ -139,40 +143,40 @@ export class OrganizationStream extends Construct {
     role.addToPrincipalPolicy(
       new PolicyStatement({ sid: 'EncryptRecords', actions: ['kms:GenerateDataKey'], resources: [this.key.keyArn] }),
     );
-    this.deliveryRole = role;
+    return role;
+  }
 
-    const destinationArn = `arn:${stack.partition}:logs:${stack.region}:${stack.account}:destination:${DESTINATION_NAME}`;
-    this.destinationArn = destinationArn;
+  /** The destination on the stream, whose policy lets only the audience subscribe to it. */
+  private destinationFor(audience: DestinationAudience): CfnDestination {
     const statement = {
       Sid: audience.organizationId ? 'OrganizationSubscribes' : 'AccountsSubscribe',
       Effect: 'Allow',
       Principal: audience.organizationId ? '*' : { AWS: [...audience.accounts!] },
       Action: ['logs:PutSubscriptionFilter', 'logs:PutAccountPolicy'],
-      Resource: destinationArn,
+      Resource: this.destinationArn,
       ...(audience.organizationId
         ? { Condition: { StringEquals: { 'aws:PrincipalOrgID': [audience.organizationId] } } }
         : {}),
     };
-    this.destination = new CfnDestination(this, 'Destination', {
+    const destination = new CfnDestination(this, 'Destination', {
       destinationName: DESTINATION_NAME,
-      roleArn: role.roleArn,
+      roleArn: this.deliveryRole.roleArn,
       targetArn: this.stream.streamArn,
-      destinationPolicy: stack.toJsonString({ Version: '2012-10-17', Statement: [statement] }),
+      destinationPolicy: Stack.of(this).toJsonString({ Version: '2012-10-17', Statement: [statement] }),
     });
     // CloudWatch Logs checks that it can put into the stream when the destination is created.
-    this.destination.node.addDependency(role);
+    destination.node.addDependency(this.deliveryRole);
+    return destination;
+  }
 
-    this.failureQueue = deadLetterQueue(
-      this,
-      'FailureQueue',
-      'the organisation stream (the event source mapping sends the shard and sequence numbers of every batch it gave up on)',
-    );
+  /** The event source mapping through which the analyzer reads the stream. */
+  private feedAnalyzer(props: OrganizationStreamProps): void {
     props.analyzer.addEventSource(
       new KinesisEventSource(this.stream, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: props.batchSize ?? 100,
         maxBatchingWindow: props.maxBatchingWindow ?? Duration.seconds(5),
-        parallelizationFactor: factor,
+        parallelizationFactor: props.parallelizationFactor ?? 1,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         retryAttempts: props.retryAttempts ?? 3,
@@ -204,6 +208,28 @@ export class OrganizationStream extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     }).addAlarmAction(action);
+  }
+}
+
+/**
+ * Fails the synth on props the stream cannot run with: shards and parallelisation factor by the
+ * configuration schema; and, what the schema cannot know, that the analyzer may run as many batches
+ * at a time as the mapping hands it (a provisioned stream's shards × the factor; an on-demand stream
+ * scales its shards itself, and Lambda throttles what does not fit).
+ */
+function validateOrganizationStreamProps(props: OrganizationStreamProps): void {
+  const name = 'OrganizationStream';
+  const factor = props.parallelizationFactor ?? 1;
+  requireValid(name, 'parallelizationFactor', parallelizationFactorSchema, factor);
+  if (props.shards !== undefined) requireValid(name, 'shards', shardsSchema, props.shards);
+  if (props.shards !== undefined && props.shards * factor > props.analyzerConcurrency) {
+    throw new Error(
+      `${name}: ${props.shards} shards × parallelizationFactor ${factor} = ${props.shards * factor} concurrent batches, ` +
+        `more than the analyzer's reserved concurrency of ${props.analyzerConcurrency}: raise reservedConcurrency or lower one of them`,
+    );
+  }
+  if (props.audience.accounts !== undefined) {
+    requireValid(name, 'audience.accounts', accountsSchema, props.audience.accounts);
   }
 }
 

@@ -55,83 +55,17 @@ describe('the central stack of an organisation', () => {
     expect(findings).toEqual([]);
   });
 
-  it('keeps the stream on demand by default, encrypted with a rotated customer managed key', () => {
-    template.hasResourceProperties('AWS::Kinesis::Stream', {
-      StreamModeDetails: { StreamMode: 'ON_DEMAND' },
-      StreamEncryption: {
-        EncryptionType: 'KMS',
-        KeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('OrganizationKey'), 'Arn'] },
-      },
-      RetentionPeriodHours: 24,
-    });
-    template.hasResourceProperties('AWS::KMS::Key', {
-      EnableKeyRotation: true,
-      Description: Match.stringLikeRegexp('organisation log stream'),
-    });
-  });
-
-  it('names the destination for the spokes and lets only the organisation subscribe to it', () => {
-    const [destination] = Object.values(template.findResources('AWS::Logs::Destination')) as Array<{
-      Properties: { DestinationName: string; DestinationPolicy: unknown; TargetArn: unknown };
-    }>;
-    expect(destination!.Properties.DestinationName).toBe('karpenter-doctor');
-    const policy = JSON.stringify(stack.resolve(destination!.Properties.DestinationPolicy));
-    expect(policy).toContain('logs:PutSubscriptionFilter');
-    expect(policy).toContain('logs:PutAccountPolicy');
-    expect(policy).toContain(`aws:PrincipalOrgID\\":[\\"${ORG}\\"]`);
-    expect(policy).toContain(':destination:karpenter-doctor');
-  });
-
-  it('gives CloudWatch Logs a role that may only put records into this stream with its key, for this region', () => {
-    template.hasResourceProperties('AWS::IAM::Role', {
-      AssumeRolePolicyDocument: {
-        Statement: [
-          {
-            Action: 'sts:AssumeRole',
-            Principal: { Service: 'logs.amazonaws.com' },
-            Condition: {
-              StringLike: {
-                'aws:SourceArn': [
-                  {
-                    'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':logs:', { Ref: 'AWS::Region' }, ':*:*']],
-                  },
-                ],
-              },
-            },
-          },
-        ],
-      },
-    });
-    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{
-      Properties: { Roles: Array<{ Ref: string }>; PolicyDocument: { Statement: Array<{ Action: unknown }> } };
-    }>;
-    const delivery = policies.find((p) => p.Properties.Roles.some((r) => r.Ref.startsWith('OrganizationDeliveryRole')));
-    expect(delivery!.Properties.PolicyDocument.Statement.map((s) => s.Action)).toEqual([
-      ['kinesis:PutRecord', 'kinesis:PutRecords'],
-      'kms:GenerateDataKey',
-    ]);
-  });
-
-  it('feeds the analyzer through a mapping that bisects, takes partial batch responses and keeps what it gave up on', () => {
+  // The stream, the destination, the delivery role and the mapping themselves: test/lib/constructs/organization-stream.test.ts.
+  it('feeds the analyzer from the stream and alarms on it to the operations topic', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: Match.stringLikeRegexp('AnalyzerFunction') },
-      StartingPosition: 'TRIM_HORIZON',
-      BatchSize: 100,
-      MaximumBatchingWindowInSeconds: 5,
-      ParallelizationFactor: 1,
-      BisectBatchOnFunctionError: true,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      MaximumRetryAttempts: 3,
-      MaximumRecordAgeInSeconds: 6 * 3600,
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('OrganizationFailureQueue'), 'Arn'] } },
-      },
+      FunctionName: { Ref: Match.stringLikeRegexp('^AnalyzerFunction') },
+      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OrganizationStream'), 'Arn'] },
     });
-    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       MetricName: 'IteratorAge',
-      Threshold: 600_000,
+      AlarmActions: [{ Ref: Match.stringLikeRegexp('^OperationsAlarmTopic') }],
     });
+    template.hasOutput('DestinationArn', {});
   });
 
   it('lets the analyzer, the headroom check and the remediator assume only their spoke role, inside the organisation', () => {

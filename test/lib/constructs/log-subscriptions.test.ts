@@ -2,8 +2,12 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { LogSubscriptions, type LogSubscriptionsProps } from '../../lib/constructs/log-subscriptions';
-import { DEFAULT_FILTER_TERMS } from '../../lib/filter-pattern';
+import {
+  invokeSourcesOf,
+  LogSubscriptions,
+  type LogSubscriptionsProps,
+} from '../../../lib/constructs/log-subscriptions';
+import { DEFAULT_FILTER_TERMS } from '../../../lib/filter-pattern';
 
 const CLUSTERS = [
   { name: 'prod', logGroups: ['/aws/containerinsights/prod/application', '/aws/containerinsights/prod/host'] },
@@ -104,32 +108,137 @@ describe('LogSubscriptions to a destination in another account', () => {
   });
 });
 
-describe('LogSubscriptions refuses', () => {
+describe('LogSubscriptions with a filter per log group', () => {
+  const GROUPS = [
+    { name: 'prod', logGroups: ['/aws/containerinsights/prod/application', '/aws/containerinsights/prod/host'] },
+    { name: 'legacy', logGroups: ['/eks/legacy/karpenter'], filterPattern: '?ERROR ?Warning' },
+  ];
+  let template: Template;
+  beforeAll(() => {
+    template = subscriptions((stack) => ({ target: { function: analyzerIn(stack) }, clusters: GROUPS }));
+  });
+
+  it('subscribes each group once, named karpenter-doctor, to the analyzer', () => {
+    template.resourceCountIs('AWS::Logs::SubscriptionFilter', 3);
+    template.resourceCountIs('AWS::Logs::AccountPolicy', 0);
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/aws/containerinsights/prod/host',
+      FilterName: 'karpenter-doctor',
+      DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Analyzer'), 'Arn'] },
+    });
+  });
+
+  it("filters with the cluster's own pattern, or the default one from a template parameter written once", () => {
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/eks/legacy/karpenter',
+      FilterPattern: '?ERROR ?Warning',
+    });
+    template.hasResourceProperties('AWS::Logs::SubscriptionFilter', {
+      LogGroupName: '/aws/containerinsights/prod/application',
+      FilterPattern: { Ref: 'DefaultFilterPattern' },
+    });
+    template.hasParameter('DefaultFilterPattern', {
+      Type: 'String',
+      MaxLength: 1024,
+      Default: Match.stringLikeRegexp(DEFAULT_FILTER_TERMS.at(-1)!),
+    });
+  });
+
+  it('bounds the invoke permissions to the configured groups: a shared folder, or the exact name', () => {
+    const permissions = Object.values(template.findResources('AWS::Lambda::Permission')) as Array<{
+      Properties: { SourceAccount: unknown; SourceArn: { 'Fn::Join': [string, unknown[]] } };
+    }>;
+    expect(permissions.map((p) => p.Properties.SourceArn['Fn::Join'][1].at(-1)).sort()).toEqual([
+      ':log-group:/aws/containerinsights/prod/*',
+      ':log-group:/eks/legacy/karpenter:*',
+    ]);
+    for (const permission of permissions) {
+      expect(permission.Properties.SourceAccount).toEqual({ Ref: 'AWS::AccountId' });
+    }
+    const filters = Object.values(template.findResources('AWS::Logs::SubscriptionFilter')) as Array<{
+      DependsOn: string[];
+    }>;
+    for (const filter of filters) expect(filter.DependsOn).toHaveLength(2);
+  });
+
+  it('names each filter after its log group, so reordering the clusters or their groups replaces nothing', () => {
+    const reordered = subscriptions((stack) => ({
+      target: { function: analyzerIn(stack) },
+      clusters: [...GROUPS].reverse().map((c) => ({ ...c, logGroups: [...c.logGroups].reverse() })),
+    }));
+    const ids = (t: Template) => Object.keys(t.findResources('AWS::Logs::SubscriptionFilter')).sort();
+    expect(ids(reordered)).toEqual(ids(template));
+    expect(ids(template)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^SubscriptionsFilterAwsContainerinsightsProdHost[0-9a-f]{8}/)]),
+    );
+  });
+});
+
+describe('invokeSourcesOf', () => {
+  it.each([
+    [['/aws/containerinsights/a/application', '/aws/containerinsights/a/host'], ['/aws/containerinsights/a/*']],
+    [['/aws/containerinsights/a/application'], ['/aws/containerinsights/a/application:*']],
+    [
+      ['/aws/x', '/eks/y'],
+      ['/aws/x:*', '/eks/y:*'],
+    ],
+    [
+      ['karpenter', 'karpenter-events'],
+      ['karpenter-events:*', 'karpenter:*'],
+    ],
+  ])('bounds the invoke permissions of %j to %j', (names, expected) => {
+    expect(invokeSourcesOf(names)).toEqual(expected);
+  });
+
+  it('merges the folders that share the longest prefix until at most the maximum is left', () => {
+    const groups = ['/eks/a/x', '/eks/a/y', '/eks/b/x', '/eks/b/y', '/aws/c/x', '/aws/c/y'];
+    expect(invokeSourcesOf(groups, 3)).toEqual(['/aws/c/*', '/eks/a/*', '/eks/b/*']);
+    expect(invokeSourcesOf(groups, 2)).toEqual(['/aws/c/*', '/eks/*']);
+  });
+});
+
+describe('LogSubscriptions refuses at synth', () => {
+  const refusal = (props: (stack: Stack) => Partial<LogSubscriptionsProps>) => () =>
+    subscriptions((stack) => ({ target: { function: analyzerIn(stack) }, clusters: CLUSTERS, ...props(stack) }));
+
   it('a log group pattern with per-group filters, which could only subscribe exact names', () => {
-    expect(() => subscriptions((stack) => ({ target: { function: analyzerIn(stack) }, clusters: CLUSTERS }))).toThrow(
-      /\(\/eks\/batch\/\*\) can only be subscribed by the account policy/,
+    expect(refusal(() => ({}))).toThrow(
+      'LogSubscriptions: log group patterns (/eks/batch/*) can only be subscribed by the account policy; list exact names or choose subscriptions.mode "account-policy"',
     );
   });
 
   it("a cluster's own filter pattern with the account policy, which has one for every group", () => {
-    expect(() =>
-      subscriptions((stack) => ({
-        target: { function: analyzerIn(stack) },
-        clusters: [{ ...CLUSTERS[0]!, filterPattern: '?ERROR' }],
-        mode: 'account-policy',
-      })),
-    ).toThrow(/clusters prod set their own \(set subscriptions.filterPattern instead\)/);
+    expect(
+      refusal(() => ({ clusters: [{ ...CLUSTERS[0]!, filterPattern: '?ERROR' }], mode: 'account-policy' })),
+    ).toThrow(
+      'LogSubscriptions: the account policy has one filter pattern for every log group; clusters prod set their own (set subscriptions.filterPattern instead)',
+    );
+  });
+
+  it("a cluster's filter pattern that CloudWatch Logs would refuse", () => {
+    expect(refusal(() => ({ clusters: [{ ...CLUSTERS[0]!, filterPattern: '{ $.level = "error"' }] }))).toThrow(
+      'LogSubscriptions: the filter pattern of cluster prod starts a JSON pattern with "{" but does not end with "}"',
+    );
+  });
+
+  it("an account policy's filter pattern that CloudWatch Logs would refuse", () => {
+    expect(refusal(() => ({ mode: 'account-policy', filterPattern: '%a% %b% %c%' }))).toThrow(
+      'LogSubscriptions: filterPattern has 3 regular expressions; CloudWatch Logs allows at most 2 in one pattern',
+    );
   });
 
   it('exclusions longer than CloudWatch Logs allows', () => {
     const exclude = Array.from({ length: 200 }, (_, i) => `/aws/lambda/${'x'.repeat(120)}-${i}`);
-    expect(() =>
-      subscriptions((stack) => ({
-        target: { function: analyzerIn(stack) },
-        clusters: CLUSTERS,
-        mode: 'account-policy',
-        exclude,
-      })),
-    ).toThrow(/exclusions take up to \d+ bytes; CloudWatch Logs allows 25600/);
+    // 30 bytes of criteria, and 4 around each name: 200 × (12 + 120 + 1 + 4) + 490 digits + 30.
+    expect(refusal(() => ({ mode: 'account-policy', exclude }))).toThrow(
+      "LogSubscriptions: the account policy's exclusions take up to 27920 bytes; CloudWatch Logs allows 25600",
+    );
+  });
+
+  it('more unrelated log groups than invoke permissions may name, rather than every log group', () => {
+    const clusters = [{ name: 'c', logGroups: Array.from({ length: 21 }, (_, i) => `group-${i}`) }];
+    expect(refusal(() => ({ clusters }))).toThrow(
+      'The 21 log groups fall in 21 places that share no prefix; CloudWatch Logs may invoke the analyzer through at most 20 permissions. Give the groups a common prefix, or choose subscriptions.mode "account-policy"',
+    );
   });
 });
