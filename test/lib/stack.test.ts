@@ -5,7 +5,6 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfigFile } from '../../bin/config-source';
 import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
-import { invokeSourcesOf } from '../../lib/constructs/log-subscriptions';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
 import { ROOT } from '../helpers';
 
@@ -41,6 +40,8 @@ function statementsOf(template: Template, rolePrefix: string): Statement[] {
   return policy.Properties.PolicyDocument.Statement;
 }
 
+// The wiring between the constructs and the logical ids of the stateful resources; what each construct
+// builds is asserted by its own test under test/lib/constructs/.
 describe('KarpenterDoctorStack', () => {
   let stack: KarpenterDoctorStack;
   let template: Template;
@@ -98,36 +99,6 @@ describe('KarpenterDoctorStack', () => {
     expect(JSON.stringify(find('events:PutEvents')?.Resource)).toContain(':event-bus/default');
   });
 
-  it('grants the analyzer exactly the actions it uses, none of them wildcards', () => {
-    const actions = actionsOf(statementsOf(template, 'AnalyzerRole')).sort();
-    expect(actions).toEqual(
-      [
-        'autoscaling:DescribeAutoScalingGroups',
-        'dynamodb:BatchGetItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:UpdateItem',
-        'ec2:DescribeSubnets',
-        'ec2:DescribeVpcs',
-        'eks:DescribeCluster',
-        'eks:DescribeNodegroup',
-        'eks:ListNodegroups',
-        'events:PutEvents',
-        'kms:Decrypt',
-        'kms:GenerateDataKey',
-        'logs:CreateLogStream',
-        'logs:PutLogEvents',
-        'servicequotas:GetServiceQuota',
-        'sns:Publish',
-        'sqs:GetQueueAttributes',
-        'sqs:GetQueueUrl',
-        'sqs:SendMessage',
-      ].sort(),
-    );
-    expect(actions.filter((a) => a.includes('*'))).toEqual([]);
-    expect(JSON.stringify(template.toJSON())).not.toContain('AssociateVpcCidrBlock');
-  });
-
   it('scopes the EKS actions to the configured clusters', () => {
     const clusters = statementsOf(template, 'AnalyzerRole').find((s) => s.Sid === 'DescribeClusters');
     expect(JSON.stringify(clusters?.Resource)).toMatch(/cluster\/prod".*cluster\/staging"/);
@@ -166,28 +137,7 @@ describe('KarpenterDoctorStack', () => {
     }
   });
 
-  it('configures async retries and an encrypted on-failure queue', () => {
-    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      MaximumRetryAttempts: 2,
-      MaximumEventAgeInSeconds: 21_600,
-      DestinationConfig: {
-        OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('AnalyzerFailureQueue'), 'Arn'] } },
-      },
-    });
-    template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
-  });
-
-  it('encrypts the findings topic with a rotated key that no AWS service principal may use', () => {
-    const keys = template.findResources('AWS::KMS::Key') as Record<
-      string,
-      { Properties: { EnableKeyRotation: boolean; KeyPolicy: { Statement: Array<Record<string, unknown>> } } }
-    >;
-    const findingsKey = Object.entries(keys).find(([id]) => id.startsWith('FindingsKey'))![1];
-    expect(findingsKey.Properties.EnableKeyRotation).toBe(true);
-    expect(JSON.stringify(findingsKey.Properties.KeyPolicy)).not.toContain('amazonaws.com');
-    template.hasResourceProperties('AWS::SNS::Topic', {
-      KmsMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^FindingsKey'), 'Arn'] },
-    });
+  it('subscribes the alert emails to the findings topic', () => {
     template.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'platform-oncall@example.com',
@@ -229,7 +179,7 @@ describe('KarpenterDoctorStack', () => {
     });
   });
 
-  it('sends every alarm to its own topic, encrypted with its own key, that the alert emails subscribe to', () => {
+  it('sends every alarm of every construct to the operations topic, which the alert emails subscribe to', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{
       Properties: { AlarmActions: unknown[] };
     }>;
@@ -237,9 +187,6 @@ describe('KarpenterDoctorStack', () => {
     for (const alarm of alarms) {
       expect(alarm.Properties.AlarmActions).toEqual([{ Ref: expect.stringMatching(/^OperationsAlarmTopic/) }]);
     }
-    template.hasResourceProperties('AWS::SNS::Topic', {
-      KmsMasterKeyId: { 'Fn::GetAtt': [Match.stringLikeRegexp('^OperationsAlarmKey'), 'Arn'] },
-    });
     template.hasResourceProperties('AWS::SNS::Subscription', {
       Endpoint: 'platform-oncall@example.com',
       TopicArn: { Ref: Match.stringLikeRegexp('^OperationsAlarmTopic') },
@@ -267,17 +214,6 @@ describe('KarpenterDoctorStack', () => {
     });
   });
 
-  it('keeps the table with point-in-time recovery, on demand, with expiresAt as TTL', () => {
-    template.hasResource('AWS::DynamoDB::Table', {
-      DeletionPolicy: 'Retain',
-      Properties: {
-        BillingMode: 'PAY_PER_REQUEST',
-        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
-        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
-      },
-    });
-  });
-
   it('keeps the logical ids of the stateful resources, so a refactor never replaces them', () => {
     const ids = (type: string) => Object.keys(template.findResources(type));
     expect(ids('AWS::DynamoDB::Table')).toEqual(['IncidentsTable7D5FD327']);
@@ -285,85 +221,21 @@ describe('KarpenterDoctorStack', () => {
     expect(ids('AWS::KMS::Key').sort()).toEqual(['FindingsKeyC72F54EF', 'OperationsAlarmKey3BE721C2']);
   });
 
-  it('runs the headroom check on its schedule, one run at a time, with retries and a dead-letter queue', () => {
+  it('runs the headroom check on the configured schedule', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)',
-      Target: {
-        Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HeadroomFunction'), 'Arn'] },
-        Input: JSON.stringify({ scheduledTime: '<aws.scheduler.scheduled-time>' }),
-        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 },
-        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HeadroomDeadLetterQueue'), 'Arn'] } },
-      },
-    });
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Description: Match.stringLikeRegexp('^karpenter-doctor headroom'),
-      ReservedConcurrentExecutions: 1,
-      Runtime: 'nodejs24.x',
-      Environment: {
-        Variables: Match.objectLike({ POWERTOOLS_SERVICE_NAME: 'headroom', SETTINGS_FILE: 'settings.json' }),
-      },
+      Target: Match.objectLike({ Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HeadroomFunction'), 'Arn'] } }),
     });
   });
 
-  it('grants the headroom check only what it reads and writes', () => {
-    expect(actionsOf(statementsOf(template, 'HeadroomRole')).sort()).toEqual(
-      [
-        'dynamodb:BatchGetItem',
-        'dynamodb:GetItem',
-        'dynamodb:PutItem',
-        'dynamodb:Scan',
-        'dynamodb:UpdateItem',
-        'ec2:DescribeSubnets',
-        'ec2:DescribeVpcs',
-        'eks:DescribeCluster',
-        'events:PutEvents',
-        'kms:Decrypt',
-        'kms:GenerateDataKey',
-        'logs:CreateLogStream',
-        'logs:PutLogEvents',
-        'sns:Publish',
-        // Its on-failure destination.
-        'sqs:GetQueueAttributes',
-        'sqs:GetQueueUrl',
-        'sqs:SendMessage',
-      ].sort(),
-    );
-    expect(actionsOf(statementsOf(template, 'HeadroomSchedulerRole')).sort()).toEqual([
-      'lambda:InvokeFunction',
-      'sqs:SendMessage',
-    ]);
-  });
-
-  it('triggers the remediator on findings that name a turned-on action, never on its own events', () => {
+  it('triggers the remediator on the actions the configuration turns on, on the configured bus', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: {
-        account: [{ Ref: 'AWS::AccountId' }],
+      EventBusName: 'default',
+      EventPattern: Match.objectLike({
         source: ['io.karpenter-doctor'],
-        'detail-type': ['Karpenter Finding'],
-        detail: {
-          status: ['open', 'ongoing'],
-          remediation: { action: ['raise-system-nodegroup', 'plan-subnet-capacity'] },
-        },
-      },
-      Targets: [
-        Match.objectLike({
-          RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 7200 },
-          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RemediationDeadLetterQueue'), 'Arn'] } },
-        }),
-      ],
+        detail: Match.objectLike({ remediation: { action: ['raise-system-nodegroup', 'plan-subnet-capacity'] } }),
+      }),
     });
-  });
-
-  it('gives the remediator in dry-run read-only access, and no change at all', () => {
-    const actions = actionsOf(statementsOf(template, 'RemediationRole'));
-    expect(actions).toEqual(
-      expect.arrayContaining(['eks:DescribeNodegroup', 'autoscaling:DescribeAutoScalingGroups', 'ec2:DescribeVpcs']),
-    );
-    expect(
-      actions.filter((a) =>
-        /^(eks|autoscaling|servicequotas|ec2):(Update|Request|Associate|Create|Delete|Set)/.test(a),
-      ),
-    ).toEqual([]);
   });
 
   it('outputs the topic ARN, bus name, table name and function name', () => {
@@ -492,62 +364,6 @@ describe('KarpenterDoctorStack at scale', () => {
     expect(findings).toEqual([]);
   });
 
-  it('lets the remediator in apply mode change only the configured groups, tagged, and the quotas its rule may raise', () => {
-    const { template, stack } = synth(
-      parseConfig(
-        {
-          clusters: [
-            { name: 'a', logGroups: ['/x'], systemNodegroup: 'system' },
-            { name: 'b', logGroups: ['/y'], systemAutoScalingGroup: 'b-system-asg' },
-          ],
-          remediation: {
-            raiseSystemNodegroup: { mode: 'apply' },
-            requestQuotaIncrease: { mode: 'apply' },
-            planSubnetCapacity: { mode: 'dry-run' },
-          },
-        },
-        'test',
-      ),
-      true,
-    );
-
-    const statements = statementsOf(template, 'RemediationRole');
-    const find = (action: string) =>
-      statements.find((s) => actionsOf([s]).includes(action)) as Statement & { Condition?: unknown };
-    expect(find('eks:UpdateNodegroupConfig')?.Condition).toEqual({
-      StringEquals: { 'aws:ResourceTag/karpenter-doctor/remediate': 'true' },
-    });
-    expect(JSON.stringify(find('eks:UpdateNodegroupConfig')?.Resource)).toMatch(/:nodegroup\/a\/system\/\*"\]\]\}$/);
-    expect(find('autoscaling:UpdateAutoScalingGroup')?.Condition).toEqual({
-      StringEquals: { 'autoscaling:ResourceTag/karpenter-doctor/remediate': 'true' },
-    });
-    expect(JSON.stringify(find('autoscaling:UpdateAutoScalingGroup')?.Resource)).toContain(
-      ':autoScalingGroup:*:autoScalingGroupName/b-system-asg',
-    );
-    const quotaResources = JSON.stringify(find('servicequotas:RequestServiceQuotaIncrease')?.Resource);
-    expect(quotaResources).not.toContain(':ec2/*');
-    expect(quotaResources.match(/:ec2\/L-[0-9A-F]{8}/g)).toHaveLength(6);
-    expect(JSON.stringify(template.toJSON())).not.toContain('AssociateVpcCidrBlock');
-    const annotations = Annotations.fromStack(stack);
-    expect([
-      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ]).toEqual([]);
-  });
-
-  it('grants no group change at all when no system group is configured', () => {
-    const { template } = synth(
-      parseConfig(
-        { clusters: [{ name: 'a', logGroups: ['/x'] }], remediation: { raiseSystemNodegroup: { mode: 'apply' } } },
-        'test',
-      ),
-    );
-
-    const actions = actionsOf(statementsOf(template, 'RemediationRole'));
-    expect(actions).not.toContain('autoscaling:UpdateAutoScalingGroup');
-    expect(actions).not.toContain('eks:UpdateNodegroupConfig');
-  });
-
   it('leaves the remediator out while every action is off', () => {
     const { template } = synth(
       parseConfig({ clusters: [{ name: 'a', logGroups: ['/x'] }], headroom: { enabled: false } }, 'test'),
@@ -606,33 +422,5 @@ describe('KarpenterDoctorStack at scale', () => {
     );
 
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'platform-alerts' });
-  });
-});
-
-describe('invokeSourcesOf', () => {
-  it.each([
-    [['/aws/containerinsights/a/application', '/aws/containerinsights/a/host'], ['/aws/containerinsights/a/*']],
-    [['/aws/containerinsights/a/application'], ['/aws/containerinsights/a/application:*']],
-    [
-      ['/aws/x', '/eks/y'],
-      ['/aws/x:*', '/eks/y:*'],
-    ],
-    [
-      ['karpenter', 'karpenter-events'],
-      ['karpenter-events:*', 'karpenter:*'],
-    ],
-  ])('bounds the invoke permissions of %j to %j', (names, expected) => {
-    expect(invokeSourcesOf(names)).toEqual(expected);
-  });
-
-  it('merges the folders that share the longest prefix until at most the maximum is left', () => {
-    const groups = ['/eks/a/x', '/eks/a/y', '/eks/b/x', '/eks/b/y', '/aws/c/x', '/aws/c/y'];
-    expect(invokeSourcesOf(groups, 3)).toEqual(['/aws/c/*', '/eks/a/*', '/eks/b/*']);
-    expect(invokeSourcesOf(groups, 2)).toEqual(['/aws/c/*', '/eks/*']);
-  });
-
-  it('never widens to every log group of the account: groups that share nothing, too many of them, are an error', () => {
-    const groups = Array.from({ length: 21 }, (_, i) => `group-${i}`);
-    expect(() => invokeSourcesOf(groups)).toThrow(/share no prefix.*subscriptions.mode "account-policy"/);
   });
 });
