@@ -1,4 +1,3 @@
-import { DEFAULT_NOTIFICATIONS } from '../../contracts/defaults';
 import { clusterScopeOf } from './account';
 import type { Incident } from './aggregate';
 import { CATALOG, severityOf, type RuleId } from './rules';
@@ -13,21 +12,7 @@ import { asciiOnly, escapeMarkdown, sanitizeLine } from './sanitize';
  * pure; the notifier only publishes what they return.
  */
 
-export interface DeliveryLimits {
-  /** Notices of their own per cluster per delivery; the rest go into the cluster's digest. */
-  maxNoticesPerCluster: number;
-  /** Incidents recorded one by one per delivery; the rest are only counted in the digest. */
-  maxIncidentsPerDelivery: number;
-  /** Calls to one AWS service in flight at the same time. */
-  concurrency: number;
-}
-
-/** The configuration's default notifications, and eight calls in flight. */
-export const DEFAULT_LIMITS: DeliveryLimits = {
-  maxNoticesPerCluster: DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery,
-  maxIncidentsPerDelivery: DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery,
-  concurrency: 8,
-};
+export { DEFAULT_LIMITS, type DeliveryLimits } from './delivery-limits';
 
 /**
  * The incidents a delivery records one by one (the first `max`, most severe and most frequent first,

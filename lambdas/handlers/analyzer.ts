@@ -2,7 +2,6 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import type { CloudWatchLogsEvent, Context, KinesisStreamEvent } from 'aws-lambda';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { FindingEnricher } from '../adapters/accounts';
-import { analyzeMessages } from '../core/analyze';
 import { accountOfOwner, keyAccountOf } from '../core/account';
 import { clusterResolver, type ClusterResolver } from '../core/cluster';
 import { isObject } from '../core/json';
@@ -70,7 +69,10 @@ export async function analyzeDocument(
   const account = keyAccountOf(owner, home);
   logger.appendKeys({ cluster, logGroup: document.logGroup, ...(account ? { account } : {}) });
   const stats = emptyInputStats();
-  const analysis = analyzeMessages(fromDocument(document, stats), cluster, { sources: settings.sources, account });
+  const analysis = corePhase().analyzeMessages(fromDocument(document, stats), cluster, {
+    sources: settings.sources,
+    account,
+  });
   result.cluster = cluster;
   if (account) result.account = account;
   result.records = analysis.stats.records;
@@ -122,6 +124,12 @@ const emptyResult = (): AnalyzerResult => ({
   untracked: 0,
   foreign: 0,
 });
+
+/** The classifier side of the analyzer (analyzer-core.ts), loaded on the first delivery with log events of a configured cluster. */
+function corePhase(): typeof import('./analyzer-core') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./analyzer-core') as typeof import('./analyzer-core');
+}
 
 /** The AWS side of the analyzer, loaded on first use. */
 function awsPhase(): typeof import('./analyzer-aws') {

@@ -7,7 +7,7 @@ import type { FunctionSettings } from '../../contracts/settings';
 import { isCompleteSettings } from '../../contracts/settings-check';
 import { SettingsError } from '../../contracts/settings-error';
 import type { ClusterSettings } from '../adapters/enrich';
-import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/digest';
+import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/delivery-limits';
 import type { HeadroomThresholds } from '../core/forecast';
 import type { KarpenterSources } from '../core/karpenter-source';
 import type { LifecyclePolicy } from '../core/lifecycle';

@@ -38,10 +38,11 @@ export interface AnalyzerFunctionProps extends FunctionWiring {
 }
 
 /**
- * The analyzer's AWS half (and the SDK) loads on the first batch with an incident, its stream half
- * (and Powertools batch) on the first Kinesis batch: never on a cold start.
+ * The analyzer's classifier half (the pipeline, rules and vocabularies) loads on the first delivery
+ * with log events of a configured cluster, its AWS half (and the SDK) on the first batch with an
+ * incident, its stream half (and Powertools batch) on the first Kinesis batch: never on a cold start.
  */
-export const ANALYZER_LAZY_MODULES = ['analyzer-aws', 'stream-analyzer'];
+export const ANALYZER_LAZY_MODULES = ['analyzer-core', 'analyzer-aws', 'stream-analyzer'];
 
 /**
  * The analyzer Lambda: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS

@@ -147,13 +147,16 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
 }
 
 /**
- * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped. Measured
- * by `npm run bench` (docs/BENCHMARKS.md): a source map costs on every cold start — with
- * `--enable-source-maps` Node reads and parses it when the bundle loads, about a third more import
- * time for the analyzer's first chunk — and a minified bundle without one logs stack traces nobody can
- * read (`at a (index.js:1:48213)`). Unminified, a stack trace names the real functions and a bundle
- * line under a `// lambdas/core/<file>.ts` banner, for less than a tenth more import time than
- * minified and no map to load.
+ * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped.
+ * Measured by `npm run bench -- cold` (docs/BENCHMARKS.md), import CPU of the analyzer's index.js
+ * against an empty bundle, once its classifier, AWS and zod halves became files of their own:
+ * unminified 5.0×, minified 5.0× (the same, within noise: what index.js still holds is mostly
+ * Powertools and Node's own zlib and crypto, which minifying does not shrink), minified with a source
+ * map 8.3×, unminified with one 9.9×. A source map costs on every cold start: with
+ * `--enable-source-maps` Node reads and parses the map of each file as it loads. Minified without a
+ * map, a stack trace is unreadable (`at a (index.js:1:48213)`) for nothing saved. Unminified without
+ * a map, a stack trace names the real functions at a bundle line under a `// lambdas/core/<file>.ts`
+ * banner, at no cost.
  */
 export const BUNDLE_OPTIONS = { format: OutputFormat.CJS, target: 'node24', minify: false, sourceMap: false } as const;
 

@@ -24,6 +24,13 @@ describe('the bundled analyzer', () => {
     expect(existsSync(join(dir, 'index.js.map'))).toBe(false);
   });
 
+  it('keeps the classifier, its rules and vocabularies out of the file a cold start loads', () => {
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/rules/');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/classify.ts');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./analyzer-core")');
+    expect(readFileSync(join(dir, 'analyzer-core.js'), 'utf8')).toContain('lambdas/core/classify.ts');
+  });
+
   it('keeps zod out of the file a cold start loads: the settings schema is a file of its own', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('node_modules/zod/');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./settings-schema")');

@@ -127,8 +127,8 @@ describe('AnalyzerFunction', () => {
     });
   });
 
-  it('loads its AWS half and its stream half lazily', () => {
-    expect(ANALYZER_LAZY_MODULES).toEqual(['analyzer-aws', 'stream-analyzer']);
+  it('loads its classifier half, its AWS half and its stream half lazily', () => {
+    expect(ANALYZER_LAZY_MODULES).toEqual(['analyzer-core', 'analyzer-aws', 'stream-analyzer']);
   });
 
   it('exposes its function, role, log group and failure queue', () => {

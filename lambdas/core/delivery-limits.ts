@@ -1,0 +1,21 @@
+import { DEFAULT_NOTIFICATIONS } from '../../contracts/defaults';
+
+/**
+ * How much of one delivery is notified and recorded (digest.ts decides with these). A module of its
+ * own, so that reading the settings does not load the rule catalog that digest.ts needs.
+ */
+export interface DeliveryLimits {
+  /** Notices of their own per cluster per delivery; the rest go into the cluster's digest. */
+  maxNoticesPerCluster: number;
+  /** Incidents recorded one by one per delivery; the rest are only counted in the digest. */
+  maxIncidentsPerDelivery: number;
+  /** Calls to one AWS service in flight at the same time. */
+  concurrency: number;
+}
+
+/** The configuration's default notifications, and eight calls in flight. */
+export const DEFAULT_LIMITS: DeliveryLimits = {
+  maxNoticesPerCluster: DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery,
+  maxIncidentsPerDelivery: DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery,
+  concurrency: 8,
+};
