@@ -76,6 +76,17 @@ const SIDE_EFFECTS: ReadonlyArray<readonly [RegExp, RegExp, string]> = [
   ],
   [/^kubectl .*replace --force/, /delete|restart/i, 'replace --force deletes and recreates'],
   [/^kubectl .*\bscale\b/, /helm|gitops|argo|flux|revert|undone/i, 'kubectl scale is undone by Helm/GitOps'],
+  [
+    /^helm .*upgrade .*--set (settings|controller)\./,
+    /restart/i,
+    'a chart setting of the controller changes its pod template: the controller restarts',
+  ],
+  [
+    /^kubectl set env daemonset aws-node\b/,
+    /add-on/i,
+    'the EKS add-on owns aws-node: its next update puts back what kubectl set env changed',
+  ],
+  [/^kubectl delete nodeclaim\b/, /drain|replace/i, 'deleting a NodeClaim drains and terminates its node'],
 ];
 
 const CONTROLLER_RULES = new Set<RuleId>([

@@ -316,6 +316,12 @@ describe('§11 not enough IP addresses in the subnet', () => {
     expect(env).toContain('ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone');
     expect(yamlBlock(f, 'apiVersion: crd.k8s.amazonaws.com/v1alpha1')).toMatch(/kind: ENIConfig[\s\S]*subnet: /);
     expect(command(f, /reservedENIs/)).toMatch(/^helm .*upgrade .*--set settings\.reservedENIs=1/);
+    // Where the EKS add-on owns aws-node, the same env goes through its configuration values.
+    const addon = command(f, /^aws eks update-addon /);
+    expect(addon).toContain('--addon-name vpc-cni');
+    expect(JSON.parse(/--configuration-values '([^']+)'/.exec(addon)![1]!)).toEqual({
+      env: { AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG: 'true', ENI_CONFIG_LABEL_DEF: 'topology.kubernetes.io/zone' },
+    });
   });
 });
 

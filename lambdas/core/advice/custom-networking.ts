@@ -1,6 +1,6 @@
 import { FIND_CONTROLLER, helmSet } from './controller';
 import type { Facts } from './facts';
-import { HELM_OWNED_NOTE } from './side-effects';
+import { CONTROLLER_RESTART_NOTE, HELM_OWNED_NOTE } from './side-effects';
 import type { RemediationStep } from './types';
 
 /**
@@ -22,9 +22,12 @@ export function customNetworkingStep(f: Facts): RemediationStep {
       "(3) Karpenter's reservedENIs=1, because the primary ENI no longer hosts pods and each node takes fewer pods than its type's default max-pods; " +
       '(4) new nodes: existing nodes keep their old setup until replaced, so replace them one at a time (kubectl delete nodeclaim drains and replaces that node) or let drift replace them. ' +
       'Side effect: setting the env restarts the aws-node pods on every node (a rolling restart of the CNI; running pods keep their IPs). ' +
-      `${HELM_OWNED_NOTE}\nENIConfig (eniconfigs.yaml):\n${eniConfig}`,
+      'If the VPC CNI is the EKS add-on (describe-addon finds it), set the env through its configuration values instead: the add-on owns the aws-node DaemonSet, and its next update puts back what kubectl set env changed. ' +
+      `For reservedENIs: ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}\nENIConfig (eniconfigs.yaml):\n${eniConfig}`,
     commands: [
       'kubectl apply -f eniconfigs.yaml',
+      `aws eks describe-addon --cluster-name ${f.cluster} --addon-name vpc-cni --query 'addon.[addonVersion,configurationValues]'${f.region}`,
+      `aws eks update-addon --cluster-name ${f.cluster} --addon-name vpc-cni --configuration-values '{"env":{"AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG":"true","ENI_CONFIG_LABEL_DEF":"topology.kubernetes.io/zone"}}'${f.region}`,
       'kubectl set env daemonset aws-node -n kube-system AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone',
       ...(where.known ? [] : [FIND_CONTROLLER]),
       ...helmSet(where, { 'settings.reservedENIs': '1' }).slice(1),

@@ -1,4 +1,3 @@
-import { DRIFT_NOTE } from '../advice/side-effects';
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
 import { anyOf, defineRule } from './types';
@@ -47,8 +46,9 @@ export default defineRule({
         {
           title: 'Make the NodePool more flexible',
           detail:
-            'Allow more instance families and sizes, every zone of the cluster, and both spot and on-demand where the workload can use them.' +
-            `\n${DRIFT_NOTE}`,
+            'Allow more instance families and sizes, every zone of the cluster, and both spot and on-demand where the workload can use them. ' +
+            'Widening requirements replaces no existing node: Karpenter drifts only nodes that no longer match them. ' +
+            "Narrowing them, or changing template labels, taints or kubelet settings in the same edit, is drift: Karpenter then replaces the nodes built from the old spec, within the NodePool's disruption budgets.",
           commands: [`kubectl edit nodepool ${f.first('nodepools', '<nodepool-name>')}`],
         },
       ],
