@@ -1,6 +1,8 @@
 import { RULE_IDS, type RuleId } from '../../lambdas/core/rules';
 import type { RemediationStep } from '../../lambdas/core/advice/types';
 import { analyzeMessages } from '../../lambdas/core/analyze';
+import { emptyContext, type FindingContext } from '../../lambdas/core/context';
+import { diagnose } from '../../lambdas/core/rules';
 import { adviceSamples, ADVICE_CASES, type AdviceSample } from '../support/advice-cases';
 import { loadSamples } from '../helpers';
 import { SCHEDULING_LEAD_ORDER } from '../../lambdas/core/scheduling-causes';
@@ -374,6 +376,37 @@ describe('counts kept', () => {
 describe('advice properties', () => {
   it('has a realistic case for every rule', () => {
     expect(RULE_IDS.filter((rule) => !ADVICE_CASES[rule]?.length)).toEqual([]);
+  });
+
+  it('has a case with live context for every rule whose advice reads live context', () => {
+    // Every live fact any case has, at once: a rule whose advice changes with it must have a live case.
+    const live: FindingContext = { ...emptyContext(), enrichmentErrors: [] };
+    for (const c of Object.values(ADVICE_CASES).flat()) {
+      for (const [key, value] of Object.entries(c.context ?? {})) {
+        const facts = live as unknown as Record<string, unknown[] | undefined>;
+        facts[key] = [...(facts[key] ?? []), ...(value as unknown[])];
+      }
+    }
+    const advice = (rule: RuleId, entities: AdviceSample['entities'], context: FindingContext, evidence?: string[]) =>
+      JSON.stringify(
+        diagnose({
+          rule,
+          cluster: 'prod',
+          region: 'us-west-2',
+          entities,
+          occurrences: 3,
+          context,
+          evidence: evidence ?? [],
+        }),
+      );
+    const unlive = RULE_IDS.filter((rule) => {
+      const cases = ADVICE_CASES[rule] ?? [];
+      if (cases.some((c) => c.context)) return false;
+      return cases.some(
+        (c) => advice(rule, c.entities, emptyContext(), c.evidence) !== advice(rule, c.entities, live, c.evidence),
+      );
+    });
+    expect(unlive).toEqual([]);
   });
 
   describe.each(RULE_IDS)('%s', (rule) => {
