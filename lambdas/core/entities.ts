@@ -191,9 +191,17 @@ function textEntities(text: string, gates?: ReadonlySet<string>): ReadonlyArray<
 function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<readonly [EntityKind, string]> {
   const found: Array<readonly [EntityKind, string]> = [];
   if (gates.size === 0) return found;
-  // exec with lastIndex, not matchAll: matchAll clones its regular expression on every call.
-  for (const [kind, pattern, group, patternGates] of TEXT_PATTERNS) {
-    if (!patternGates.some((gate) => gates.has(gate))) continue;
+  // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
+  // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
+  // its regular expression on every call.
+  const selected = SELECTED.fill(0);
+  for (const gate of gates) {
+    const opened = PATTERNS_BY_GATE.get(gate);
+    if (opened) for (const index of opened) selected[index] = 1;
+  }
+  for (let index = 0; index < TEXT_PATTERNS.length; index++) {
+    if (selected[index] === 0) continue;
+    const [kind, pattern, group] = TEXT_PATTERNS[index]!;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const value = match[group];
@@ -212,6 +220,14 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
   }
   return found;
 }
+
+/** Gate → the indexes of the text patterns it opens. */
+const PATTERNS_BY_GATE = new Map<string, number[]>();
+TEXT_PATTERNS.forEach(([, , , gates], index) => {
+  for (const gate of gates) PATTERNS_BY_GATE.set(gate, [...(PATTERNS_BY_GATE.get(gate) ?? []), index]);
+});
+/** Which text patterns to run on the text at hand (reused: one record at a time). */
+const SELECTED = new Uint8Array(TEXT_PATTERNS.length);
 
 /** Every gate of every text pattern (lower case). */
 export const ENTITY_GATES: readonly string[] = [
@@ -423,7 +439,10 @@ class EntityCollector {
 
   toEntities(): Entities {
     const entities: Entities = {};
-    for (const [kind, set] of this.sets) if (set.size > 0) entities[kind] = [...set].sort();
+    for (const [kind, set] of this.sets) {
+      if (set.size === 1) entities[kind] = [...set];
+      else if (set.size > 1) entities[kind] = [...set].sort();
+    }
     return entities;
   }
 }
