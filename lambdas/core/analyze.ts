@@ -1,11 +1,11 @@
 import { Aggregator, type Incident, type IncidentChange, timeOf } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules/ids';
-import { classify, worthParsing } from './classify';
+import { classify, worthParsingOrPlacement } from './classify';
 import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';
 import { mayBeLaunchStep } from './launch-rounds';
-import { mayBePlacement, type ResolutionOptions, ResolutionTracker } from './resolution';
+import { type ResolutionOptions, ResolutionTracker } from './resolution';
 import { mergeSchedulingCauses } from './scheduling-causes';
 import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
 
@@ -94,7 +94,7 @@ export class StreamingAnalyzer {
     this.resolutions = new ResolutionTracker(options.resolution);
     const launches = options.resolution?.launches === true;
     this.prefilter = {
-      keep: (raw) => worthParsing(raw) || mayBePlacement(raw) || (launches && mayBeLaunchStep(raw)),
+      keep: launches ? (raw) => worthParsingOrPlacement(raw) || mayBeLaunchStep(raw) : worthParsingOrPlacement,
       skipped: 0,
     };
   }

@@ -12,6 +12,7 @@ import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { SubstringMatcher } from './substring-matcher';
+import { PLACEMENT_MARKERS } from './resolution';
 import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 
 /**
@@ -43,6 +44,8 @@ interface Tables {
   prefilterFragments: readonly string[];
   prefilter: SubstringMatcher;
   worthParsing: SubstringMatcher;
+  /** worthParsing's fragments and the placement markers, for the pipeline's prefilter (one pass). */
+  parseOrPlace: SubstringMatcher;
   specificCapacityCauses: readonly RuleId[];
   capacityFragments: ReadonlySet<string>;
   /** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
@@ -93,6 +96,7 @@ function buildTables(): Tables {
   ];
   // Every raw form of the telling fragments: what the prefilter looks for (case-insensitively).
   const prefilterFragments = [...new Set(telling.flatMap(rawForms))];
+  const worthFragments = [...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))];
   return {
     matchers,
     schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
@@ -112,7 +116,8 @@ function buildTables(): Tables {
     fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
     prefilterFragments,
     prefilter: new SubstringMatcher(prefilterFragments),
-    worthParsing: new SubstringMatcher([...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))]),
+    worthParsing: new SubstringMatcher(worthFragments),
+    parseOrPlace: new SubstringMatcher([...new Set([...worthFragments, ...PLACEMENT_MARKERS])]),
     specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
     capacityFragments: new Set(
       matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
@@ -162,6 +167,15 @@ const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
  */
 export function worthParsing(raw: string): boolean {
   return tables().worthParsing.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
+}
+
+/**
+ * The pipeline's prefilter: `worthParsing`, or a line that may place a pod (`mayBePlacement`, whose
+ * markers are found here with case ignored: a few more lines parsed, none missed), in one automaton
+ * pass over the line instead of that pass and two more searches.
+ */
+export function worthParsingOrPlacement(raw: string): boolean {
+  return tables().parseOrPlace.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
 }
 
 /**

@@ -44,9 +44,11 @@ export function placedPodOf(record: LogRecord): string | undefined {
   return assigned ? `${assigned[1]}/${assigned[2]}` : undefined;
 }
 
+/** What a raw line that may be a placement holds (Karpenter's event reason, the scheduler's message). */
+export const PLACEMENT_MARKERS: readonly string[] = ['Nominated', 'Successfully assigned'];
+
 /** True when a raw line may be a placement: the prefilter lets it through to be parsed. */
-export const mayBePlacement = (raw: string): boolean =>
-  raw.includes('Nominated') || raw.includes('Successfully assigned');
+export const mayBePlacement = (raw: string): boolean => PLACEMENT_MARKERS.some((marker) => raw.includes(marker));
 
 interface Held {
   signal: Signal;

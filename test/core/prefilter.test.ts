@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { classify, fragments as allFragments, mayClassify } from '../../lambdas/core/classify';
+import {
+  classify,
+  fragments as allFragments,
+  mayClassify,
+  worthParsing,
+  worthParsingOrPlacement,
+} from '../../lambdas/core/classify';
+import { mayBePlacement } from '../../lambdas/core/resolution';
 import { parseMessage } from '../../lambdas/core/parse';
 import { SubstringMatcher } from '../../lambdas/core/substring-matcher';
 import { fixture, loadSamples } from '../helpers';
@@ -117,5 +124,23 @@ describe('mayClassify (the prefilter before parsing)', () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('worthParsingOrPlacement (the pipeline’s prefilter, one pass)', () => {
+  it('keeps every line worthParsing or mayBePlacement keeps, placements in any case, and skips healthy lines', () => {
+    const lines = [
+      ...loadSamples().samples.map((s) => s.raw),
+      ...readFileSync(join(ROOT, 'examples', 'karpenter-controller.log'), 'utf8').split('\n'),
+      ...readFileSync(join(ROOT, 'examples', 'kubernetes-events.jsonl'), 'utf8').split('\n'),
+      '3m   Normal   Nominated   pod/web-1   Pod should schedule on: nodeclaim/default-abcde',
+      '{"reason":"Scheduled","message":"Successfully assigned default/web-1 to ip-10-0-1-2.ec2.internal"}',
+      'E1105 10:00:00.000000       1 reflector.go:1] widget failed',
+      'Warning  SomethingNew  pod/web-1  a new kind of failure',
+    ].filter(Boolean);
+    const lost = lines.filter((line) => (worthParsing(line) || mayBePlacement(line)) && !worthParsingOrPlacement(line));
+    expect(lost).toEqual([]);
+    expect(worthParsingOrPlacement('3m Normal NOMINATED pod/web-1 x')).toBe(true);
+    expect(worthParsingOrPlacement('{"level":"INFO","message":"found provisionable pod(s)"}')).toBe(false);
   });
 });
