@@ -2,7 +2,7 @@ import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import type { KarpenterDoctorConfig } from '../contracts/config';
+import type { KarpenterDoctorConfig, OrganizationConfig } from '../contracts/config';
 import { functionSettingsOf } from '../contracts/settings';
 import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
@@ -72,22 +72,7 @@ export class KarpenterDoctorStack extends Stack {
       this.remediation = new Remediation(this, 'Remediation', { ...wiring, eventSource: EVENT_SOURCE, settings });
     }
 
-    // The clusters of this account (those of other accounts are subscribed by their spoke stacks).
-    // Last, so that the account policy can exclude every log group the stack creates: they are the
-    // functions' own, and a function subscribed to its own log feeds on itself.
-    const ownLogGroups = this.node
-      .findAll()
-      .filter((c): c is LogGroup => c instanceof LogGroup)
-      .map((group) => group.logGroupName);
-    const local = config.clusters.filter((cluster) => cluster.account === undefined);
-    this.subscriptions = new LogSubscriptions(this, 'Subscriptions', {
-      target: { function: this.analyzer.function },
-      clusters: local,
-      mode: subscriptionModeOf(local, config.subscriptions),
-      exclude: [...ownLogGroups, ...config.subscriptions.exclude],
-      filterPattern: config.subscriptions.filterPattern,
-    });
-
+    this.subscriptions = this.subscribeClustersOfThisAccount(config);
     this.operations = new Operations(this, 'Operations', {
       analyzer: this.analyzer.function,
       headroom: this.headroom?.function,
@@ -100,32 +85,63 @@ export class KarpenterDoctorStack extends Stack {
     });
 
     if (config.organization) {
-      const org = config.organization;
-      const audience: DestinationAudience = org.organizationId
-        ? { organizationId: org.organizationId }
-        : { accounts: org.accounts ?? [] };
-      this.organization = new OrganizationStream(this, 'Organization', {
-        analyzer: this.analyzer.function,
-        analyzerConcurrency: config.reservedConcurrency,
-        audience,
-        shards: org.shards,
-        retention: Duration.hours(org.retentionHours),
-        batchSize: org.batchSize,
-        parallelizationFactor: org.parallelizationFactor,
-        retryAttempts: org.retryAttempts,
-        maxRecordAge: Duration.hours(org.maxRecordAgeHours),
-      });
-      this.organization.alarmTo(this.operations.topic);
-      // The central functions read (and the remediator changes) other accounts through the spoke roles.
-      allowAssumingSpokeRole(this.analyzer.function, ENRICHMENT_ROLE_NAME, audience);
-      if (this.headroom) allowAssumingSpokeRole(this.headroom.function, ENRICHMENT_ROLE_NAME, audience);
-      if (this.remediation) allowAssumingSpokeRole(this.remediation.function, REMEDIATION_ROLE_NAME, audience);
-      new CfnOutput(this, 'DestinationArn', {
-        value: this.organization.destinationArn,
-        description: "The CloudWatch Logs destination the spoke accounts' subscriptions send to",
-      });
+      this.organization = this.receiveFromOrganization(config.organization, config.reservedConcurrency);
     }
+    this.addOutputs();
+  }
 
+  /**
+   * Subscribes the clusters of this account (those of other accounts are subscribed by their spoke
+   * stacks). Called once the functions exist, so that the account policy can exclude every log group
+   * the stack creates: they are the functions' own, and a function subscribed to its own log feeds on itself.
+   */
+  private subscribeClustersOfThisAccount(config: KarpenterDoctorConfig): LogSubscriptions {
+    const ownLogGroups = this.node
+      .findAll()
+      .filter((c): c is LogGroup => c instanceof LogGroup)
+      .map((group) => group.logGroupName);
+    const local = config.clusters.filter((cluster) => cluster.account === undefined);
+    return new LogSubscriptions(this, 'Subscriptions', {
+      target: { function: this.analyzer.function },
+      clusters: local,
+      mode: subscriptionModeOf(local, config.subscriptions),
+      exclude: [...ownLogGroups, ...config.subscriptions.exclude],
+      filterPattern: config.subscriptions.filterPattern,
+    });
+  }
+
+  /**
+   * The organisation's destination and stream, feeding the analyzer and alarmed on like the rest; the
+   * central functions read (and the remediator changes) other accounts through the spoke roles.
+   */
+  private receiveFromOrganization(org: OrganizationConfig, analyzerConcurrency: number): OrganizationStream {
+    const audience: DestinationAudience = org.organizationId
+      ? { organizationId: org.organizationId }
+      : { accounts: org.accounts ?? [] };
+    const organization = new OrganizationStream(this, 'Organization', {
+      analyzer: this.analyzer.function,
+      analyzerConcurrency,
+      audience,
+      shards: org.shards,
+      retention: Duration.hours(org.retentionHours),
+      batchSize: org.batchSize,
+      parallelizationFactor: org.parallelizationFactor,
+      retryAttempts: org.retryAttempts,
+      maxRecordAge: Duration.hours(org.maxRecordAgeHours),
+    });
+    organization.alarmTo(this.operations.topic);
+    allowAssumingSpokeRole(this.analyzer.function, ENRICHMENT_ROLE_NAME, audience);
+    if (this.headroom) allowAssumingSpokeRole(this.headroom.function, ENRICHMENT_ROLE_NAME, audience);
+    if (this.remediation) allowAssumingSpokeRole(this.remediation.function, REMEDIATION_ROLE_NAME, audience);
+    new CfnOutput(this, 'DestinationArn', {
+      value: organization.destinationArn,
+      description: "The CloudWatch Logs destination the spoke accounts' subscriptions send to",
+    });
+    return organization;
+  }
+
+  /** What an operator or another stack needs: where findings and alarms go, and the names to look for. */
+  private addOutputs(): void {
     new CfnOutput(this, 'FindingsTopicArn', {
       value: this.findings.topic.topicArn,
       description: 'Subscribe chat, SQS or Lambda here',

@@ -92,24 +92,11 @@ export class KarpenterDoctorSpokeStack extends Stack {
       }).valueAsString;
     validateSpokeAccounts(props.accounts);
 
-    const trust = new AccountPrincipal(this.centralAccount).withConditions({
-      StringEquals: { 'sts:ExternalId': externalIdOf(this.centralAccount) },
-      ...(props.centralPrincipalArns?.length
-        ? { ArnLike: { 'aws:PrincipalArn': [...props.centralPrincipalArns] } }
-        : {}),
-    });
-    this.enrichmentRole = new Role(this, 'EnrichmentRole', {
-      roleName: ENRICHMENT_ROLE_NAME,
-      assumedBy: trust,
-      maxSessionDuration: Duration.hours(1),
+    this.enrichmentRole = this.centralRole('EnrichmentRole', ENRICHMENT_ROLE_NAME, props.centralPrincipalArns, {
       description: 'karpenter-doctor central functions: read subnets, VPCs, clusters, node groups and EC2 quotas',
     });
-    const remediationOn = Object.values(props.remediation).some((action) => action.mode !== 'off');
-    if (remediationOn) {
-      this.remediationRole = new Role(this, 'RemediationRole', {
-        roleName: REMEDIATION_ROLE_NAME,
-        assumedBy: trust,
-        maxSessionDuration: Duration.hours(1),
+    if (Object.values(props.remediation).some((action) => action.mode !== 'off')) {
+      this.remediationRole = this.centralRole('RemediationRole', REMEDIATION_ROLE_NAME, props.centralPrincipalArns, {
         description: 'karpenter-doctor central remediator: the turned-on actions, on opted-in groups only',
       });
     }
@@ -138,6 +125,24 @@ export class KarpenterDoctorSpokeStack extends Stack {
       });
       onlyIn(scope, condition);
     }
+  }
+
+  /**
+   * A role the central functions assume by its name (`roleName`, their contract): only the central
+   * account may, only with the external id that names it (and, when given, only those principals of
+   * it), for an hour at most.
+   */
+  private centralRole(
+    id: string,
+    roleName: string,
+    centralPrincipalArns: readonly string[] | undefined,
+    { description }: { readonly description: string },
+  ): IRole {
+    const trust = new AccountPrincipal(this.centralAccount).withConditions({
+      StringEquals: { 'sts:ExternalId': externalIdOf(this.centralAccount) },
+      ...(centralPrincipalArns?.length ? { ArnLike: { 'aws:PrincipalArn': [...centralPrincipalArns] } } : {}),
+    });
+    return new Role(this, id, { roleName, assumedBy: trust, maxSessionDuration: Duration.hours(1), description });
   }
 }
 
