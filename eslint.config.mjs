@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries: contracts/ holds what the stack and the functions
 // agree on and imports nothing of the project; the core is pure; nothing under lambdas/ reaches for
-// the CDK; only adapters and handlers talk to AWS; lib/ knows the functions by file path and by the
+// the CDK; only adapters and handlers talk to AWS; adapters never import handlers or the settings;
+// lambdas/shared never imports adapters or handlers; lib/ knows the functions by file path and by the
 // contracts only (docs/architecture.md, Layers and import rules).
 import tseslint from 'typescript-eslint';
 
@@ -12,8 +13,10 @@ const awsSdk = {
   group: ['@aws-sdk/*', '@aws-lambda-powertools/*'],
   message: 'lambdas/core and contracts/ are pure: no AWS SDK, no Powertools.',
 };
+// Patterns start with **/ so that they hold at any depth (lambdas/core/rules/x.ts reaches adapters
+// by ../../adapters/…).
 const outward = {
-  group: ['../adapters/*', '../handlers/*', '../shared/*', '../../bin/*', '../../lib/*'],
+  group: ['**/adapters/*', '**/handlers/*', '**/shared/*', '**/bin/*', '**/lib/*', '**/scripts/*'],
   message: 'lambdas/core imports nothing from outside itself but contracts/.',
 };
 const project = {
@@ -29,12 +32,21 @@ const lambdasFromLib = {
 // observability) sits above the adapters and serves the handlers.
 const sharedBelowAdapters = ['concurrency', 'aws-clients'];
 const upward = {
-  group: ['../handlers/*', '../shared/*', ...sharedBelowAdapters.map((name) => `!../shared/${name}`)],
+  group: [
+    '**/handlers/*',
+    '**/shared/*',
+    ...sharedBelowAdapters.map((name) => `!**/shared/${name}`),
+    '**/bin/*',
+    '**/lib/*',
+    '**/scripts/*',
+  ],
   message: 'Adapters import the core, each other and the leaves of lambdas/shared, never handlers or settings.',
 };
-const intoHandlers = {
-  group: ['../handlers/*'],
-  message: 'lambdas/shared serves the handlers and never imports them.',
+const intoAdaptersOrHandlers = {
+  group: ['**/adapters/*', '**/handlers/*', '**/bin/*', '**/lib/*', '**/scripts/*'],
+  message:
+    'lambdas/shared serves the handlers with what the layers below them agree on (settings, context, ' +
+    'observability): it imports the core, contracts and its own leaves, never adapters or handlers.',
 };
 
 export default tseslint.config(
@@ -58,7 +70,7 @@ export default tseslint.config(
   },
   {
     files: ['lambdas/shared/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, intoHandlers] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, intoAdaptersOrHandlers] }] },
   },
   { files: ['lib/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [lambdasFromLib] }] } },
   {

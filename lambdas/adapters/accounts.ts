@@ -6,7 +6,8 @@ import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
 import { ENRICHMENT_ROLE_NAME, externalIdOf, ROLE_SESSION_NAME, spokeRoleArnOf } from '../../contracts/organization';
 import type { EnrichmentError, FindingContext } from '../core/context';
 import type { ArnScope } from '../core/events';
-import { describeFailure, Enricher, type ClusterSettings, type EnrichmentClients, type EnrichTarget } from './enrich';
+import type { ClusterSettings } from '../core/cluster';
+import { describeFailure, Enricher, type EnrichmentClients, type EnrichTarget } from './enrich';
 
 /** Temporary credentials of an assumed role, as the SDK's clients take them. */
 interface Credentials {

@@ -28,6 +28,7 @@ import {
   type SubnetFacts,
   type VpcFacts,
 } from '../core/context';
+import type { ClusterSettings } from '../core/cluster';
 import { errorMessage } from '../core/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import type { Entities } from '../core/model';
@@ -40,17 +41,6 @@ export interface EnrichmentClients {
   eks: EKSClient;
   autoScaling: AutoScalingClient;
   serviceQuotas: ServiceQuotasClient;
-}
-
-/** What the enrichment needs to know of a cluster beyond its name. */
-export interface ClusterSettings {
-  /** Tag that marks the subnets Karpenter launches into. @default karpenter.sh/discovery = cluster name */
-  discoveryTagKey: string;
-  discoveryTagValue: string;
-  /** Managed node group that runs the Karpenter controller. @default every managed node group of the cluster */
-  systemNodegroup?: string;
-  /** Self-managed Auto Scaling group that runs the controller; takes precedence over `systemNodegroup`. */
-  systemAutoScalingGroup?: string;
 }
 
 /** A finding about to notify, as far as the enrichment is concerned. */

@@ -21,7 +21,8 @@ import type { RemediationConfig } from '../../contracts/config';
 import { OPT_IN_TAG } from '../../contracts/names';
 import type { ActionId, RemediationMode } from '../../contracts/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
-import { asgOptedIn, optedIn, type ClusterSettings, type EnrichmentClients } from './enrich';
+import type { ClusterSettings } from '../core/cluster';
+import { asgOptedIn, optedIn, type EnrichmentClients } from './enrich';
 import type { IncidentStore } from './incident-store';
 
 /** Mode and caps per action, from the configuration. */

@@ -1,3 +1,5 @@
+import type { ClusterConfig } from '../../contracts/config';
+import { DEFAULT_DISCOVERY_TAG_KEY } from '../../contracts/names';
 import type { SubscriptionDocument } from './subscription-payload';
 
 /**
@@ -97,4 +99,42 @@ export function clusterOfDocument(
   if (insights?.[1]) return insights[1];
   if (configured.length === 1 && configured[0]) return configured[0];
   return document.logGroup || 'unknown';
+}
+
+/** What the enrichment and the remediation need to know of a cluster beyond its name. */
+export interface ClusterSettings {
+  /** Tag that marks the subnets Karpenter launches into. @default karpenter.sh/discovery = cluster name */
+  discoveryTagKey: string;
+  discoveryTagValue: string;
+  /** Managed node group that runs the Karpenter controller. @default every managed node group of the cluster */
+  systemNodegroup?: string;
+  /** Self-managed Auto Scaling group that runs the controller; takes precedence over `systemNodegroup`. */
+  systemAutoScalingGroup?: string;
+}
+
+/** A configured cluster as far as its settings go (contracts/config.ts). */
+export type ConfiguredCluster = Pick<
+  ClusterConfig,
+  'name' | 'account' | 'discoveryTag' | 'systemNodegroup' | 'systemAutoScalingGroup'
+>;
+
+/**
+ * The settings of a cluster, with the discovery tag defaulting to `karpenter.sh/discovery=<name>`.
+ * `account` is the cluster's account when it is not the function's own; a home-account cluster is the
+ * entry of that name without an account, else any entry of that name.
+ */
+export function clusterSettingsOf(
+  clusters: readonly ConfiguredCluster[],
+  cluster: string,
+  account?: string,
+): ClusterSettings {
+  const entry = account
+    ? clusters.find((c) => c.name === cluster && c.account === account)
+    : (clusters.find((c) => c.name === cluster && !c.account) ?? clusters.find((c) => c.name === cluster));
+  return {
+    discoveryTagKey: entry?.discoveryTag?.key ?? DEFAULT_DISCOVERY_TAG_KEY,
+    discoveryTagValue: entry?.discoveryTag?.value ?? cluster,
+    systemNodegroup: entry?.systemNodegroup,
+    systemAutoScalingGroup: entry?.systemAutoScalingGroup,
+  };
 }

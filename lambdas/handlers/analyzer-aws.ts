@@ -13,7 +13,7 @@ import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
-import { clusterSettingsOf } from '../shared/settings';
+import { clusterSettingsOf } from '../core/cluster';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
 /** Time kept back from the function timeout for publishing after the enrichment. */

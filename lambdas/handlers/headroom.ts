@@ -25,7 +25,8 @@ import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
 import { observability } from '../shared/observability';
-import { clusterSettingsOf, headroomSettings, type HeadroomSettings } from '../shared/settings';
+import { headroomSettings, type HeadroomSettings } from '../shared/settings';
+import { clusterSettingsOf } from '../core/cluster';
 
 export interface HeadroomDeps extends FunctionDeps<HeadroomSettings> {
   enricher?: Enricher;

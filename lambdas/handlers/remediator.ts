@@ -16,7 +16,8 @@ import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { observability } from '../shared/observability';
-import { clusterSettingsOf, remediatorSettings, type RemediatorSettings } from '../shared/settings';
+import { remediatorSettings, type RemediatorSettings } from '../shared/settings';
+import { clusterSettingsOf } from '../core/cluster';
 
 export type RemediatorDeps = FunctionDeps<RemediatorSettings>;
 

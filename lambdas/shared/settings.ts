@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ClusterConfig, RemediationConfig } from '../../contracts/config';
 import { EVENT_SOURCE } from '../../contracts/events';
-import { DEFAULT_DISCOVERY_TAG_KEY, ENV } from '../../contracts/names';
+import { ENV } from '../../contracts/names';
 import type { FunctionSettings } from '../../contracts/settings';
 import { isCompleteSettings } from '../../contracts/settings-check';
 import { SettingsError } from '../../contracts/settings-error';
-import type { ClusterSettings } from '../adapters/enrich';
 import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/delivery-limits';
 import type { HeadroomThresholds } from '../core/forecast';
 import type { KarpenterSources } from '../core/karpenter-source';
@@ -118,27 +117,6 @@ export function headroomSettings(env: NodeJS.ProcessEnv = process.env): Headroom
 /** The remediator's settings: the analyzer's, plus mode and caps per action (the schema keeps subnet capacity to planning). */
 export function remediatorSettings(env: NodeJS.ProcessEnv = process.env): RemediatorSettings {
   return { ...analyzerSettings(env), remediation: functionSettings(env).remediation };
-}
-
-/**
- * Enrichment settings of a cluster, with the discovery tag defaulting to `karpenter.sh/discovery=<name>`.
- * `account` is the cluster's account when it is not the function's own; a home-account cluster is the
- * entry of that name without an account, else any entry of that name.
- */
-export function clusterSettingsOf(
-  clusters: readonly ClusterEntry[],
-  cluster: string,
-  account?: string,
-): ClusterSettings {
-  const entry = account
-    ? clusters.find((c) => c.name === cluster && c.account === account)
-    : (clusters.find((c) => c.name === cluster && !c.account) ?? clusters.find((c) => c.name === cluster));
-  return {
-    discoveryTagKey: entry?.discoveryTag?.key ?? DEFAULT_DISCOVERY_TAG_KEY,
-    discoveryTagValue: entry?.discoveryTag?.value ?? cluster,
-    systemNodegroup: entry?.systemNodegroup,
-    systemAutoScalingGroup: entry?.systemAutoScalingGroup,
-  };
 }
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

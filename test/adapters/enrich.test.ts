@@ -10,7 +10,8 @@ import {
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import { describeFailure, Enricher, type ClusterSettings, type EnrichTarget } from '../../lambdas/adapters/enrich';
+import type { ClusterSettings } from '../../lambdas/core/cluster';
+import { describeFailure, Enricher, type EnrichTarget } from '../../lambdas/adapters/enrich';
 import { buildFinding } from '../../lambdas/core/finding';
 
 const ec2 = mockClient(EC2Client);

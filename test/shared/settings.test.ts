@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../contracts/config';
 import { functionSettingsOf, serializeSettings } from '../../contracts/settings';
-import {
-  analyzerSettings,
-  clusterSettingsOf,
-  headroomSettings,
-  remediatorSettings,
-  SettingsError,
-} from '../../lambdas/shared/settings';
+import { clusterSettingsOf } from '../../lambdas/core/cluster';
+import { analyzerSettings, headroomSettings, remediatorSettings, SettingsError } from '../../lambdas/shared/settings';
 
 const base = { INCIDENT_TABLE_NAME: 'incidents', FINDINGS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:111122223333:findings' };
 
