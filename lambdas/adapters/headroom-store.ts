@@ -1,23 +1,7 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Sample } from '../core/forecast';
+import type { ClusterHealth, StoredHistories } from '../core/headroom';
 import { batchGetAll, type BatchGetOptions } from './batch-get';
-
-/** How the headroom checks of a cluster have gone, for the resolve sweep. */
-export interface ClusterHealth {
-  cluster: string;
-  /** Epoch ms since which every check succeeded and found no low subnet; unset after a low or failed check. */
-  healthySince?: number;
-  lastCheckAt: number;
-  lastError?: string;
-}
-
-/** The stored histories of a cluster's subnets, and the subnets whose history could not be read. */
-export interface Histories {
-  /** Per subnet; a subnet with no stored history yet has none here. */
-  samples: Map<string, Sample[]>;
-  /** Subnets DynamoDB left unprocessed on every retry: their history is unknown, not empty. */
-  unread: Set<string>;
-}
 
 const RETENTION_S = 7 * 24 * 60 * 60;
 
@@ -34,7 +18,8 @@ export class HeadroomStore {
     private readonly options: Pick<BatchGetOptions, 'sleep' | 'random'> = {},
   ) {}
 
-  async histories(cluster: string, subnetIds: string[]): Promise<Histories> {
+  /** The stored histories of these subnets of a cluster (`batchGetAll`: unprocessed keys retried with backoff). */
+  async histories(cluster: string, subnetIds: string[]): Promise<StoredHistories> {
     const { items, unread } = await batchGetAll(
       this.db,
       this.tableName,

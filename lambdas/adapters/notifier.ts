@@ -4,7 +4,7 @@ import { errorMessage } from '../core/error-message';
 import { buildDigest, DEFAULT_LIMITS, digestNotificationOf, planNotices, type DigestMember } from '../core/digest';
 import { findingEventOf, type ArnScope } from '../core/events';
 import { buildFinding, type Finding } from '../core/finding';
-import { incidentOf, type IncidentState, type PendingNotification } from '../core/lifecycle';
+import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/lifecycle';
 import { snsNotificationOf } from '../core/render-notification';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
@@ -13,11 +13,6 @@ import type { Channel, IncidentStore } from './incident-store';
 import type { Publisher } from './publish';
 
 /** An incident whose notification is due (or unfinished), as the store returned it. */
-export interface Due {
-  state: IncidentState;
-  notify: PendingNotification;
-}
-
 export interface NotifierOptions {
   eventSource: string;
   /** Partition, region and account of the function, for resource ARNs and the finding. */

@@ -122,6 +122,22 @@ export type Outcome =
   /** This batch was counted before (a retry or a re-delivery); `notify` is its unfinished notification, if any. */
   | { kind: 'seen'; notify?: PendingNotification };
 
+/** A notice to send: the incident as stored, and the notification it holds. */
+export interface Due {
+  state: IncidentState;
+  notify: PendingNotification;
+}
+
+/**
+ * The notices due after recording: every incident whose outcome holds a notification (a new one, or
+ * the unfinished one of a batch seen before); an ongoing incident tells nothing.
+ */
+export function dueOf(recorded: ReadonlyArray<{ state: IncidentState; outcome: Outcome }>): Due[] {
+  return recorded.flatMap(({ state, outcome }) =>
+    outcome.kind !== 'ongoing' && outcome.notify ? [{ state, notify: outcome.notify }] : [],
+  );
+}
+
 export interface Advance {
   state: IncidentState;
   outcome: Outcome;

@@ -1,11 +1,10 @@
-import { accountEnrichers, type FindingEnricher } from '../adapters/accounts';
+import type { FindingEnricher } from '../adapters/accounts';
 import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
-import { Notifier } from '../adapters/notifier';
-import { Publisher } from '../adapters/publish';
 import type { Incident } from '../core/aggregate';
 import { severityOf } from '../core/rules';
 import { boundIncidents, memberOf } from '../core/digest';
 import { errorMessage } from '../core/error-message';
+import { dueOf } from '../core/lifecycle';
 import { batchIdOf, type SubscriptionDocument } from '../core/subscription-payload';
 import { scopeOfArn } from '../core/events';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -13,8 +12,8 @@ import { lazyAwsClients, type AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
-import { clusterSettingsOf } from '../core/cluster';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
+import { enrichersOf, notifierOf } from './wiring';
 
 /** Time kept back from the function timeout for publishing after the enrichment. */
 const PUBLISH_RESERVE_MS = 10_000;
@@ -76,29 +75,15 @@ export async function recordAndNotify(
         contended: store.contended,
       });
     }
-    const due = recorded.flatMap(({ state, outcome }) =>
-      outcome.kind !== 'ongoing' && outcome.notify ? [{ state, notify: outcome.notify }] : [],
-    );
+    const due = dueOf(recorded);
     result.suppressed = recorded.length - due.length;
     if (result.suppressed > 0) metrics.addMetric(METRIC.notificationsSuppressed, MetricUnit.Count, result.suppressed);
 
     const scope = scopeOfArn(context.invokedFunctionArn);
-    const notifier = new Notifier(
-      store,
-      deps.enricher ?? createEnricher(deps),
-      new Publisher(deps.clients.sns, deps.clients.events, {
-        topicArn: settings.topicArn,
-        eventBusName: settings.eventBusName,
-        sleep: deps.sleep,
-      }),
-      {
-        eventSource: settings.eventSource,
-        scope,
-        account: document.owner || scope?.account,
-        maxNoticesPerCluster: limits.maxNoticesPerCluster,
-        concurrency: limits.concurrency,
-      },
-    );
+    const notifier = notifierOf(deps, store, deps.enricher ?? createEnricher(deps), {
+      scope,
+      account: document.owner || scope?.account,
+    });
     const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
     const { findings, failures, notices, digests } = await notifier.notify(due, budget, new Map(), {
       members: overflow.map((incident) => memberOf(incident, 'untracked')),
@@ -130,8 +115,5 @@ export async function recordAndNotify(
  * read-only role for the others, one cache per account.
  */
 export function createEnricher(deps: AnalyzerDeps): FindingEnricher {
-  return accountEnrichers(deps.clients, {
-    clusterSettings: (cluster, account) => clusterSettingsOf(deps.settings.clusters, cluster, account),
-    now: deps.now,
-  });
+  return enrichersOf(deps);
 }

@@ -12,7 +12,7 @@ import { isKinesisEvent } from '../core/kinesis';
 import type { AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
-import { observability } from '../shared/observability';
+import { observability, recordCounts } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
@@ -91,9 +91,7 @@ export async function analyzeDocument(
     logger.info('Unrecognised failure-shaped records', { ...analysis.unrecognised });
   }
   for (const [rule, count] of Object.entries(analysis.stats.signalsByRule)) {
-    const single = metrics.singleMetric();
-    single.addDimension('rule', rule);
-    single.addMetric(METRIC.signals, MetricUnit.Count, count);
+    recordCounts(metrics, { rule }, { [METRIC.signals]: count });
   }
   if (analysis.incidents.length === 0) return { ...result, outcome: 'no-findings' };
 

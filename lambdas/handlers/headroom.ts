@@ -1,32 +1,32 @@
-import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import { accountEnrichers } from '../adapters/accounts';
-import { Enricher } from '../adapters/enrich';
+import type { AccountEnrichers } from '../adapters/accounts';
+import type { Enricher } from '../adapters/enrich';
 import { HeadroomStore } from '../adapters/headroom-store';
 import { IncidentStore } from '../adapters/incident-store';
-import { Notifier, type Due } from '../adapters/notifier';
-import { Publisher } from '../adapters/publish';
 import { clusterScopeOf, keyAccountOf } from '../core/account';
 import { zoneTotals, type FindingContext } from '../core/context';
-import { scopeOfArn } from '../core/events';
+import { scopeOfArn, type ArnScope } from '../core/events';
 import {
-  appendSample,
-  assessSubnet,
-  holdBackFromSweep,
-  judgeCluster,
+  checkCluster,
+  countedSubnets,
+  healthAfter,
   needsStoredHealth,
   runIdOf,
+  runOf,
+  sweepWork,
+  type ClusterHealth,
   type HeadroomRun,
   type SubnetAssessment,
 } from '../core/headroom';
-import { sweepStep } from '../core/lifecycle';
+import { dueOf, type Due } from '../core/lifecycle';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
-import { observability } from '../shared/observability';
-import { headroomSettings, type HeadroomSettings } from '../shared/settings';
-import { clusterSettingsOf } from '../core/cluster';
+import { observability, recordCounts } from '../shared/observability';
+import { headroomSettings, type ClusterEntry, type HeadroomSettings } from '../shared/settings';
+import { enrichersOf, notifierOf } from './wiring';
 
 export interface HeadroomDeps extends FunctionDeps<HeadroomSettings> {
   enricher?: Enricher;
@@ -50,20 +50,34 @@ export interface HeadroomResult {
 
 const DESCRIBE_BUDGET_MS = 8_000;
 
+/** The adapters of one run. */
+interface HeadroomIo {
+  store: IncidentStore;
+  headroom: HeadroomStore;
+  enricher: AccountEnrichers<Enricher>;
+  scope?: ArnScope;
+}
+
+/** What the check of one cluster leaves for the sweep and the notifier. */
+interface ClusterOutcome {
+  health: ClusterHealth;
+  due: Due[];
+  context?: [findingId: string, context: FindingContext];
+}
+
 /**
  * The scheduled headroom check (docs/architecture.md, The headroom schedule): for each cluster, read the free
  * IPs of the subnets Karpenter launches into, keep their history, forecast exhaustion, and raise
  * `subnet-ip-headroom-low` before pods go Pending; then sweep every incident that has been quiet for the
  * resolve window and send its resolved notice once. A failed read is a gap, never a recovery. Every
- * decision is in core (`core/headroom.ts`, `sweepStep` in `core/lifecycle.ts`); this reads, writes and
- * publishes.
+ * decision is in core (`checkCluster`, `healthAfter`, `sweepWork` in `core/headroom.ts`); this reads,
+ * writes and publishes.
  */
 export async function checkHeadroom(
   event: unknown,
   context: InvocationContext,
   deps: HeadroomDeps,
 ): Promise<HeadroomResult> {
-  const { settings, logger, metrics } = deps;
   const now = deps.now();
   const result: HeadroomResult = {
     checked: [],
@@ -73,127 +87,18 @@ export async function checkHeadroom(
     resolved: [],
     finished: [],
   };
-  const store = new IncidentStore(deps.clients.dynamo, settings.tableName, { sleep: deps.sleep });
-  const headroom = new HeadroomStore(deps.clients.dynamo, settings.tableName, { sleep: deps.sleep });
-  const scope = scopeOfArn(context.invokedFunctionArn);
-  const home =
-    deps.enricher ??
-    new Enricher(deps.clients, {
-      clusterSettings: (cluster) => clusterSettingsOf(settings.clusters, cluster),
-      now: deps.now,
-    });
-  // Clusters of other accounts are read through the spoke's read-only role.
-  const enricher = accountEnrichers(deps.clients, {
-    clusterSettings: (cluster, account) => clusterSettingsOf(settings.clusters, cluster, account),
-    now: deps.now,
-    home,
-  });
+  const io = headroomIo(deps, context);
   const run = runIdOf(event, now);
-  const due: Due[] = [];
-  const contexts = new Map<string, FindingContext>();
-  const stillLow = new Set<string>();
-  /** Since when each cluster checked this run has been healthy: the sweep reads it here, not again. */
-  const healthySince = new Map<string, number>();
 
-  for (const entry of settings.clusters) {
-    // One cluster of one account: its history, health and incident are its own. `scoped` is the
-    // cluster's name in the home account and `<account>/<name>` in another.
-    const account = keyAccountOf(entry.account, scope?.account);
-    const scoped = clusterScopeOf({ cluster: entry.name, account });
-    const found = await enricher.enricherFor(account, scope);
-    const read = found.ok
-      ? await found.enricher.karpenterSubnets(entry.name, DESCRIBE_BUDGET_MS)
-      : { ok: false as const, error: found.error };
-    const cluster = scoped;
-    if (!read.ok) {
-      result.gaps.push(cluster);
-      stillLow.add(cluster);
-      logger.warn('Headroom check gap: subnets could not be read', { cluster, error: read.error });
-      metricsFor(metrics, { cluster }, { [METRIC.headroomCheckGaps]: 1 });
-      await headroom.saveHealth({
-        cluster,
-        lastCheckAt: now,
-        lastError: `${read.error.source}: ${read.error.message}`,
-      });
-      continue;
-    }
-    result.checked.push(cluster);
+  const outcomes: ClusterOutcome[] = [];
+  for (const entry of deps.settings.clusters) outcomes.push(await checkOneCluster(entry, io, deps, now, run, result));
+  const due = outcomes.flatMap((o) => o.due);
+  result.notified.push(...due.map((d) => d.state.findingId));
 
-    const counted = read.subnets.filter((s): s is typeof s & { availableIps: number } => s.availableIps !== undefined);
-    const histories = await headroom.histories(
-      cluster,
-      counted.map((s) => s.subnetId),
-    );
-    const unread = counted.filter((s) => histories.unread.has(s.subnetId)).map((s) => s.subnetId);
-    if (unread.length > 0) {
-      result.unreadHistories.push(...unread.map((subnet) => `${cluster}/${subnet}`));
-      logger.warn('Subnet histories left unread by DynamoDB: judged on this count alone, kept as they were', {
-        cluster,
-        subnets: unread,
-      });
-    }
-    const assessed = await Promise.all(
-      counted.map(async (subnet) => {
-        const sample = { t: now, free: subnet.availableIps };
-        if (histories.unread.has(subnet.subnetId)) return assessSubnet(subnet, [sample], settings.thresholds);
-        const samples = appendSample(histories.samples.get(subnet.subnetId) ?? [], sample);
-        await headroom.saveHistory(cluster, subnet.subnetId, samples);
-        return assessSubnet(subnet, samples, settings.thresholds);
-      }),
-    );
-    recordSubnetMetrics(metrics, cluster, assessed);
+  due.push(...(await sweep(runOf(outcomes.map((o) => o.health)), io, deps, now, result)));
 
-    const judged = judgeCluster(entry.name, assessed, settings.thresholds, now, account);
-    if (!judged.low) {
-      const since = (await headroom.health(cluster))?.healthySince ?? now;
-      healthySince.set(cluster, since);
-      await headroom.saveHealth({ cluster, lastCheckAt: now, healthySince: since });
-      continue;
-    }
-    stillLow.add(cluster);
-    await headroom.saveHealth({ cluster, lastCheckAt: now });
-
-    const { incident, severity } = judged;
-    const [recorded] = await store.record([{ incident, severity }], `headroom:${cluster}:${run}`, now, settings.policy);
-    const subnets = assessed.map((a) => a.facts).sort((a, b) => a.subnetId.localeCompare(b.subnetId));
-    contexts.set(incident.findingId, { subnets, zones: zoneTotals(subnets), vpcs: read.vpcs, enrichmentErrors: [] });
-    if (recorded && recorded.outcome.kind !== 'ongoing' && recorded.outcome.notify) {
-      due.push({ state: recorded.state, notify: recorded.outcome.notify });
-      result.notified.push(incident.findingId);
-    }
-  }
-
-  const checked: HeadroomRun = { stillLow, healthySince };
-  for (const state of await store.scanIncidents()) {
-    const stored = needsStoredHealth(state, checked)
-      ? (await headroom.health(clusterScopeOf(state)))?.healthySince
-      : undefined;
-    const holdBack = holdBackFromSweep(state, checked, stored, now, settings.policy);
-    const step = sweepStep(state, now, settings.policy, holdBack);
-    if (step.kind === 'finish') {
-      due.push({ state, notify: state.pending! });
-    } else if (step.kind !== 'keep' && (await store.putIfVersion(step.state, state.version))) {
-      // A conditional write: of concurrent sweepers, only one resolves or takes over.
-      due.push({ state: step.state, notify: step.state.pending! });
-      (step.kind === 'resolve' ? result.resolved : result.finished).push(state.findingId);
-    }
-  }
-
-  const notifier = new Notifier(
-    store,
-    enricher,
-    new Publisher(deps.clients.sns, deps.clients.events, {
-      topicArn: settings.topicArn,
-      eventBusName: settings.eventBusName,
-      sleep: deps.sleep,
-    }),
-    {
-      eventSource: settings.eventSource,
-      scope,
-      maxNoticesPerCluster: settings.limits.maxNoticesPerCluster,
-      concurrency: settings.limits.concurrency,
-    },
-  );
+  const contexts = new Map(outcomes.flatMap((o) => (o.context ? [o.context] : [])));
+  const notifier = notifierOf(deps, io.store, io.enricher, { scope: io.scope });
   const { findings, failures } = await notifier.notify(due, DESCRIBE_BUDGET_MS, contexts);
   recordNotifyMetrics(findings, failures, deps);
   if (failures.length > 0) {
@@ -202,9 +107,115 @@ export async function checkHeadroom(
   return result;
 }
 
+function headroomIo(deps: HeadroomDeps, context: InvocationContext): HeadroomIo {
+  const { clients, settings } = deps;
+  return {
+    store: new IncidentStore(clients.dynamo, settings.tableName, { sleep: deps.sleep }),
+    headroom: new HeadroomStore(clients.dynamo, settings.tableName, { sleep: deps.sleep }),
+    // Clusters of other accounts are read through the spoke's read-only role.
+    enricher: enrichersOf(deps, deps.enricher),
+    scope: scopeOfArn(context.invokedFunctionArn),
+  };
+}
+
+/**
+ * One cluster of one account: read its subnets and their histories, judge them (core), write the
+ * histories and the cluster's health, and record the incident when it is low. Its history, health and
+ * incident are its own: `cluster` is its name in the home account and `<account>/<name>` in another.
+ */
+async function checkOneCluster(
+  entry: ClusterEntry,
+  io: HeadroomIo,
+  deps: HeadroomDeps,
+  now: number,
+  run: string,
+  result: HeadroomResult,
+): Promise<ClusterOutcome> {
+  const { logger, metrics, settings } = deps;
+  const account = keyAccountOf(entry.account, io.scope?.account);
+  const cluster = clusterScopeOf({ cluster: entry.name, account });
+  const found = await io.enricher.enricherFor(account, io.scope);
+  const read = found.ok
+    ? await found.enricher.karpenterSubnets(entry.name, DESCRIBE_BUDGET_MS)
+    : { ok: false as const, error: found.error };
+  if (!read.ok) {
+    result.gaps.push(cluster);
+    logger.warn('Headroom check gap: subnets could not be read', { cluster, error: read.error });
+    recordCounts(metrics, { cluster }, { [METRIC.headroomCheckGaps]: 1 });
+    const error = `${read.error.source}: ${read.error.message}`;
+    return saved(io, healthAfter(cluster, { kind: 'gap', error }, now));
+  }
+  result.checked.push(cluster);
+
+  const subnets = countedSubnets(read.subnets);
+  const histories = await io.headroom.histories(
+    cluster,
+    subnets.map((s) => s.subnetId),
+  );
+  const check = checkCluster({
+    cluster: entry.name,
+    account,
+    subnets,
+    vpcs: read.vpcs,
+    histories,
+    now,
+    thresholds: settings.thresholds,
+  });
+  if (check.unread.length > 0) {
+    result.unreadHistories.push(...check.unread.map((subnet) => `${cluster}/${subnet}`));
+    logger.warn('Subnet histories left unread by DynamoDB: judged on this count alone, kept as they were', {
+      cluster,
+      subnets: check.unread,
+    });
+  }
+  await Promise.all(check.histories.map((h) => io.headroom.saveHistory(cluster, h.subnetId, h.samples)));
+  recordSubnetMetrics(metrics, cluster, check.assessed);
+
+  if (!check.headroom.low) {
+    const stored = await io.headroom.health(cluster);
+    return saved(io, healthAfter(cluster, { kind: 'healthy', healthySince: stored?.healthySince }, now));
+  }
+  const outcome = await saved(io, healthAfter(cluster, { kind: 'low' }, now));
+  const { incident, severity } = check.headroom;
+  const recorded = await io.store.record([{ incident, severity }], `headroom:${cluster}:${run}`, now, settings.policy);
+  return { ...outcome, due: dueOf(recorded), context: [incident.findingId, check.context!] };
+}
+
+async function saved(io: HeadroomIo, health: ClusterHealth): Promise<ClusterOutcome> {
+  await io.headroom.saveHealth(health);
+  return { health, due: [] };
+}
+
+/**
+ * Every stored incident, as `sweepWork` decides: the notices to send. A write is conditional on the
+ * stored version: of concurrent sweepers, only one resolves or takes over.
+ */
+async function sweep(
+  run: HeadroomRun,
+  io: HeadroomIo,
+  deps: HeadroomDeps,
+  now: number,
+  result: HeadroomResult,
+): Promise<Due[]> {
+  const due: Due[] = [];
+  for (const state of await io.store.scanIncidents()) {
+    const stored = needsStoredHealth(state, run)
+      ? (await io.headroom.health(clusterScopeOf(state)))?.healthySince
+      : undefined;
+    const work = sweepWork(state, run, stored, now, deps.settings.policy);
+    if (work.kind === 'none') continue;
+    if (work.kind === 'write') {
+      if (!(await io.store.putIfVersion(work.state, state.version))) continue;
+      (work.resolves ? result.resolved : result.finished).push(state.findingId);
+    }
+    due.push(work.due);
+  }
+  return due;
+}
+
 function recordSubnetMetrics(metrics: Metrics, cluster: string, assessed: SubnetAssessment[]): void {
   for (const { facts, forecast } of assessed) {
-    metricsFor(
+    recordCounts(
       metrics,
       { cluster, subnet: facts.subnetId },
       {
@@ -215,7 +226,7 @@ function recordSubnetMetrics(metrics: Metrics, cluster: string, assessed: Subnet
     );
   }
   for (const zone of zoneTotals(assessed.map((a) => a.facts))) {
-    metricsFor(
+    recordCounts(
       metrics,
       { cluster, zone: zone.availabilityZone },
       {
@@ -223,19 +234,6 @@ function recordSubnetMetrics(metrics: Metrics, cluster: string, assessed: Subnet
         [METRIC.zoneTotalIps]: zone.totalIps,
       },
     );
-  }
-}
-
-/** One EMF record with these dimensions and every metric whose value is known. */
-function metricsFor(
-  metrics: Metrics,
-  dimensions: Record<string, string>,
-  values: Record<string, number | undefined>,
-): void {
-  const single = metrics.singleMetric();
-  for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
-  for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined) single.addMetric(name, MetricUnit.Count, value);
   }
 }
 

@@ -3,6 +3,7 @@ import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { PublishFailure } from '../adapters/notifier';
 import type { Finding } from '../core/finding';
 import { METRIC } from '../../contracts/names';
+import { recordCounts } from '../shared/observability';
 
 /** Metrics and logs of one round of notifications: enrichment errors, publish failures, findings per rule. */
 export function recordNotifyMetrics(
@@ -24,12 +25,7 @@ export function recordNotifyMetrics(
   const published = findings.filter((f) => !failed.has(f.findingId));
   if (published.length > 0) metrics.addMetric(METRIC.findingsPublished, MetricUnit.Count, published.length);
   for (const finding of published) {
-    const single = metrics.singleMetric();
-    single.addDimension('rule', finding.rule);
-    single.addMetric(
-      finding.status === 'resolved' ? METRIC.resolvedNotices : METRIC.findingsPublished,
-      MetricUnit.Count,
-      1,
-    );
+    const metric = finding.status === 'resolved' ? METRIC.resolvedNotices : METRIC.findingsPublished;
+    recordCounts(metrics, { rule: finding.rule }, { [metric]: 1 });
   }
 }

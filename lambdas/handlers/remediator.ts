@@ -3,7 +3,6 @@ import type { Context, EventBridgeEvent } from 'aws-lambda';
 import { REMEDIATION_ROLE_NAME } from '../../contracts/organization';
 import { AccountAccess } from '../adapters/accounts';
 import { IncidentStore } from '../adapters/incident-store';
-import { Publisher } from '../adapters/publish';
 import { Remediator } from '../adapters/remediator';
 import { clusterScopeOf, keyAccountOf } from '../core/account';
 import { errorMessage } from '../core/error-message';
@@ -15,9 +14,10 @@ import { admitFinding, remediationNotificationOf, type RemediationReport } from 
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
-import { observability } from '../shared/observability';
+import { observability, recordCounts } from '../shared/observability';
 import { remediatorSettings, type RemediatorSettings } from '../shared/settings';
 import { clusterSettingsOf } from '../core/cluster';
+import { publisherOf } from './wiring';
 
 export type RemediatorDeps = FunctionDeps<RemediatorSettings>;
 
@@ -47,6 +47,11 @@ export async function remediate(
     metrics.addMetric(METRIC.ignoredEvents, MetricUnit.Count, 1);
     return { outcome: 'ignored', reason, reports: [] };
   };
+  const refuse = (reason: string, details: Record<string, string> = {}): RemediatorResult => {
+    logger.warn('Finding event refused; nothing was changed', { reason, ...details });
+    metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
+    return { outcome: 'refused', reason, reports: [] };
+  };
   const read = readFindingEvent(event, settings.eventSource);
   if (!read.ok) return ignore(read.reason);
   const { findingId, claimed } = read;
@@ -65,10 +70,7 @@ export async function remediate(
     now: deps.now(),
   });
   if (!admission.admitted || !state || !scope) {
-    const reason = admission.admitted ? 'unreachable' : admission.reason;
-    logger.warn('Finding event refused; nothing was changed', { reason, claimedCluster: String(claimed.cluster) });
-    metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
-    return { outcome: 'refused', reason, reports: [] };
+    return refuse(admission.admitted ? 'unreachable' : admission.reason, { claimedCluster: String(claimed.cluster) });
   }
   logger.appendKeys({ cluster: state.cluster, rule: state.rule, ...(state.account ? { account: state.account } : {}) });
   // A cluster of another account is changed through that account's remediation role, or not at all.
@@ -78,10 +80,7 @@ export async function remediate(
     now: deps.now,
   }).clientsFor(state.account, scope);
   if (!access.ok) {
-    const reason = `the remediation role of account ${state.account} cannot be assumed (${access.error.message})`;
-    logger.warn('Finding event refused; nothing was changed', { reason });
-    metrics.addMetric(METRIC.refusedEvents, MetricUnit.Count, 1);
-    return { outcome: 'refused', reason, reports: [] };
+    return refuse(`the remediation role of account ${state.account} cannot be assumed (${access.error.message})`);
   }
   // The finding as this stack recorded it, in the cluster's account and this region: nothing from the event.
   const finding = buildFinding(incidentOf(state), {
@@ -102,11 +101,7 @@ export async function remediate(
     state.account,
   );
   const results = await remediator.run(finding, admission.actions);
-  const publisher = new Publisher(deps.clients.sns, deps.clients.events, {
-    topicArn: settings.topicArn,
-    eventBusName: settings.eventBusName,
-    sleep: deps.sleep,
-  });
+  const publisher = publisherOf(deps);
 
   const failures: string[] = [];
   for (const { key, report } of results) {
@@ -121,10 +116,7 @@ export async function remediate(
       failures.push(`${report.action}: ${errorMessage(error)}`);
       continue;
     }
-    const single = metrics.singleMetric();
-    single.addDimension('action', report.action);
-    single.addDimension('outcome', report.outcome);
-    single.addMetric(METRIC.remediations, MetricUnit.Count, 1);
+    recordCounts(metrics, { action: report.action, outcome: report.outcome }, { [METRIC.remediations]: 1 });
     logger.info('Remediation reported', {
       action: report.action,
       mode: report.mode,

@@ -1,5 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics';
 import { METRICS_NAMESPACE } from '../../contracts/names';
 
 /**
@@ -11,4 +11,20 @@ export function observability(serviceName: string): { logger: Logger; metrics: M
     logger: new Logger({ serviceName }),
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName }),
   };
+}
+
+/**
+ * One EMF record with these dimensions and every count whose value is known: per-rule, per-action or
+ * per-subnet metrics, which the function's default dimensions would otherwise merge.
+ */
+export function recordCounts(
+  metrics: Metrics,
+  dimensions: Record<string, string>,
+  values: Record<string, number | undefined>,
+): void {
+  const single = metrics.singleMetric();
+  for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined) single.addMetric(name, MetricUnit.Count, value);
+  }
 }

@@ -3,16 +3,30 @@ import type { HeadroomThresholds, Sample } from '../../lambdas/core/forecast';
 import {
   appendSample,
   assessSubnet,
+  checkCluster,
+  countedSubnets,
   HEADROOM_RULE,
+  healthAfter,
   headroomSeverity,
   holdBackFromSweep,
   judgeCluster,
   MAX_SAMPLES,
   needsStoredHealth,
   runIdOf,
+  runOf,
+  sweepWork,
+  type CheckOutcome,
   type HeadroomRun,
+  type StoredHistories,
 } from '../../lambdas/core/headroom';
-import { DEFAULT_POLICY, sweepStep, advanceIncident, type IncidentState } from '../../lambdas/core/lifecycle';
+import {
+  DEFAULT_POLICY,
+  sweepStep,
+  advanceIncident,
+  dueOf,
+  type IncidentState,
+  type Outcome,
+} from '../../lambdas/core/lifecycle';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -125,6 +139,112 @@ describe('judgeCluster', () => {
   });
 });
 
+describe('countedSubnets', () => {
+  it('keeps the subnets whose free IPs EC2 reported, in the order read', () => {
+    const unknown = { subnetId: 'subnet-x', availabilityZone: 'eu-west-1a' };
+
+    expect(countedSubnets([subnet('subnet-b', 5), unknown, subnet('subnet-a', 0)]).map((s) => s.subnetId)).toEqual([
+      'subnet-b',
+      'subnet-a',
+    ]);
+  });
+});
+
+describe('checkCluster', () => {
+  const VPCS = [{ vpcId: 'vpc-1', cidrBlocks: ['10.0.0.0/16'] }];
+  const stored = (samples: Record<string, Sample[]>, unread: string[] = []): StoredHistories => ({
+    samples: new Map(Object.entries(samples)),
+    unread: new Set(unread),
+  });
+  const check = (subnets: ReturnType<typeof subnet>[], histories = stored({}), account?: string) =>
+    checkCluster({ cluster: 'prod', account, subnets, vpcs: VPCS, histories, now: T0, thresholds: THRESHOLDS });
+
+  it.each([
+    ['no stored history', {}, [{ t: T0, free: 180 }]],
+    [
+      'a stored history',
+      { 'subnet-a': [{ t: T0 - HOUR, free: 190 }] },
+      [
+        { t: T0 - HOUR, free: 190 },
+        { t: T0, free: 180 },
+      ],
+    ],
+    ['a history older than a day', { 'subnet-a': [{ t: T0 - 25 * HOUR, free: 250 }] }, [{ t: T0, free: 180 }]],
+  ])('writes back the history with this run’s sample appended: %s', (_, samples, written) => {
+    expect(check([subnet('subnet-a', 180)], stored(samples)).histories).toEqual([
+      { subnetId: 'subnet-a', samples: written },
+    ]);
+  });
+
+  it('never writes the history it could not read, and judges that subnet on this count alone', () => {
+    // A falling history would forecast exhaustion; unread, the subnet is judged on 150 free alone.
+    const result = check([subnet('subnet-a', 150), subnet('subnet-b', 200)], stored({}, ['subnet-a']));
+
+    expect(result.unread).toEqual(['subnet-a']);
+    expect(result.histories.map((h) => h.subnetId)).toEqual(['subnet-b']);
+    expect(result.assessed[0]!.forecast).toBeUndefined();
+    expect(result.headroom.low).toBe(false);
+  });
+
+  it('forecasts from the stored history: a steady decline is low before any threshold is crossed', () => {
+    const history = falling(150, 30).slice(0, -1);
+    const result = check([subnet('subnet-a', 150)], stored({ 'subnet-a': history }));
+
+    expect(result.assessed[0]!.verdict).toBeDefined();
+    expect(result.headroom).toMatchObject({ low: true, severity: 'high' });
+  });
+
+  it('gives a healthy cluster no incident and no context', () => {
+    const result = check([subnet('subnet-a', 200)]);
+
+    expect(result.headroom).toEqual({ low: false });
+    expect(result.context).toBeUndefined();
+  });
+
+  it('gives a low cluster the context of every subnet read, by id, with zone totals and the VPCs', () => {
+    const result = check([subnet('subnet-b', 200, 'eu-west-1b'), subnet('subnet-a', 20)], stored({}), '444455556666');
+
+    expect(result.headroom).toMatchObject({ low: true, incident: { cluster: 'prod', account: '444455556666' } });
+    expect(result.context?.subnets?.map((s) => s.subnetId)).toEqual(['subnet-a', 'subnet-b']);
+    expect(result.context?.zones?.map((z) => [z.availabilityZone, z.availableIps])).toEqual([
+      ['eu-west-1a', 20],
+      ['eu-west-1b', 200],
+    ]);
+    expect(result.context).toMatchObject({ vpcs: VPCS, enrichmentErrors: [] });
+  });
+});
+
+describe('healthAfter and runOf', () => {
+  it.each<[string, CheckOutcome, object]>([
+    [
+      'a gap keeps the error and no healthy streak',
+      { kind: 'gap', error: 'ec2:DescribeSubnets: throttled' },
+      { lastError: 'ec2:DescribeSubnets: throttled' },
+    ],
+    ['a low check ends the streak', { kind: 'low' }, {}],
+    ['a first healthy check starts the streak now', { kind: 'healthy' }, { healthySince: T0 }],
+    [
+      'a healthy check continues the stored streak',
+      { kind: 'healthy', healthySince: T0 - HOUR },
+      { healthySince: T0 - HOUR },
+    ],
+  ])('%s', (_, outcome, fields) => {
+    // toStrictEqual: no key with an undefined value reaches the table.
+    expect(healthAfter('prod', outcome, T0)).toStrictEqual({ cluster: 'prod', lastCheckAt: T0, ...fields });
+  });
+
+  it('tells the sweep which clusters are still low (a gap or a low check) and since when the others are healthy', () => {
+    const run = runOf([
+      healthAfter('prod', { kind: 'gap', error: 'x' }, T0),
+      healthAfter('444455556666/prod', { kind: 'low' }, T0),
+      healthAfter('batch', { kind: 'healthy', healthySince: T0 - HOUR }, T0),
+    ]);
+
+    expect([...run.stillLow]).toEqual(['prod', '444455556666/prod']);
+    expect([...run.healthySince]).toEqual([['batch', T0 - HOUR]]);
+  });
+});
+
 describe('headroomSeverity', () => {
   it.each([
     ['below the minimum', 40, [] as Sample[], 'high'],
@@ -223,6 +343,96 @@ describe('sweepStep', () => {
     if (resolved.kind !== 'resolve') throw new Error('expected a resolve');
 
     expect(sweepStep(resolved.state, quiet + MINUTE, DEFAULT_POLICY, false)).toEqual({ kind: 'finish' });
+  });
+});
+
+describe('sweepWork', () => {
+  const incident = (rule: 'subnet-ip-exhaustion' | typeof HEADROOM_RULE) => ({
+    findingId: `f-${rule}`,
+    cluster: 'prod',
+    rule,
+    occurrences: 1,
+    entities: { subnets: ['subnet-a'] },
+    evidence: [{ message: 'x' }],
+  });
+  const sent = (rule: 'subnet-ip-exhaustion' | typeof HEADROOM_RULE = 'subnet-ip-exhaustion'): IncidentState => {
+    const { state } = advanceIncident(undefined, incident(rule), 'critical', 'b1', T0, DEFAULT_POLICY);
+    return { ...state, pending: { ...state.pending!, snsDone: true, eventsDone: true } };
+  };
+  const quiet = T0 + DEFAULT_POLICY.resolveAfterMs;
+  const healthy = (since: number): HeadroomRun => ({ stillLow: new Set(), healthySince: new Map([['prod', since]]) });
+  const low: HeadroomRun = { stillLow: new Set(['prod']), healthySince: new Map() };
+
+  it.each<[string, string, IncidentState, HeadroomRun, number]>([
+    ['an incident not yet quiet', 'none', sent(), low, quiet - 1],
+    ['a quiet incident of another rule, whatever the headroom', 'write', sent(), low, quiet],
+    ['a quiet headroom incident of a cluster still low', 'none', sent(HEADROOM_RULE), low, quiet],
+    ['a quiet headroom incident healthy for the window', 'write', sent(HEADROOM_RULE), healthy(T0), quiet],
+    [
+      'a quiet headroom incident healthy for less than the window',
+      'none',
+      sent(HEADROOM_RULE),
+      healthy(quiet - 1),
+      quiet,
+    ],
+  ])('%s → %s', (_, kind, state, run, now) => {
+    expect(sweepWork(state, run, undefined, now, DEFAULT_POLICY).kind).toBe(kind);
+  });
+
+  it('writes the resolved state one version on and sends its notice', () => {
+    const work = sweepWork(sent(), low, undefined, quiet, DEFAULT_POLICY);
+
+    expect(work).toMatchObject({ kind: 'write', resolves: true, state: { status: 'resolved', version: 2 } });
+    if (work.kind !== 'write') return;
+    expect(work.due).toEqual({ state: work.state, notify: work.state.pending });
+  });
+
+  it('takes over an unfinished first notice (a write that does not resolve)', () => {
+    const { state } = advanceIncident(undefined, incident(HEADROOM_RULE), 'high', 'b1', T0, DEFAULT_POLICY);
+
+    expect(sweepWork(state, low, undefined, quiet, DEFAULT_POLICY)).toMatchObject({
+      kind: 'write',
+      resolves: false,
+      state: { status: 'open', pending: { batchId: 'sweep' } },
+    });
+  });
+
+  it('sends a resolved notice whose publishing failed as it is, without writing', () => {
+    const resolved = sweepWork(sent(), low, undefined, quiet, DEFAULT_POLICY);
+    if (resolved.kind !== 'write') throw new Error('expected a write');
+
+    expect(sweepWork(resolved.state, low, undefined, quiet + MINUTE, DEFAULT_POLICY)).toEqual({
+      kind: 'send',
+      due: { state: resolved.state, notify: resolved.state.pending },
+    });
+  });
+
+  it('releases a headroom incident of a cluster no longer checked by its stored health alone', () => {
+    const none: HeadroomRun = { stillLow: new Set(), healthySince: new Map() };
+
+    expect(sweepWork(sent(HEADROOM_RULE), none, undefined, quiet, DEFAULT_POLICY).kind).toBe('none');
+    expect(sweepWork(sent(HEADROOM_RULE), none, T0 - HOUR, quiet, DEFAULT_POLICY).kind).toBe('write');
+  });
+});
+
+describe('dueOf', () => {
+  const { state, outcome } = advanceIncident(
+    undefined,
+    { findingId: 'f', cluster: 'prod', rule: 'oom-killed', occurrences: 1, entities: {}, evidence: [] },
+    'medium',
+    'b1',
+    T0,
+    DEFAULT_POLICY,
+  );
+  const notify = outcome.kind === 'notify' ? outcome.notify : undefined;
+
+  it.each<[string, boolean, Outcome]>([
+    ['a notification is due', true, { kind: 'notify', notify: notify! }],
+    ['the incident is ongoing', false, { kind: 'ongoing' }],
+    ['a batch seen before with its notice unfinished', true, { kind: 'seen', notify: notify! }],
+    ['a batch seen before with nothing left to tell', false, { kind: 'seen' }],
+  ])('%s → due: %s', (_, due, recorded) => {
+    expect(dueOf([{ state, outcome: recorded }])).toEqual(due ? [{ state, notify }] : []);
   });
 });
 
