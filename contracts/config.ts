@@ -1,5 +1,11 @@
 import * as z from 'zod';
-import { DEFAULT_HEADROOM, DEFAULT_KARPENTER_SOURCES, DEFAULT_NOTIFICATIONS, DEFAULT_WINDOWS } from './defaults';
+import {
+  DEFAULT_HEADROOM,
+  DEFAULT_KARPENTER_SOURCES,
+  DEFAULT_NOTIFICATIONS,
+  DEFAULT_RESERVED_CONCURRENCY,
+  DEFAULT_WINDOWS,
+} from './defaults';
 import { clusterKeysUnique } from './cluster-key';
 import { filterPatternProblems } from './filter-pattern';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
@@ -231,7 +237,7 @@ export const configSchema = z
         { error: 'expected a CloudWatch Logs retention in days: 1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, …' },
       )
       .default(30),
-    reservedConcurrency: reservedConcurrencySchema.default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
+    reservedConcurrency: reservedConcurrencySchema.default(DEFAULT_RESERVED_CONCURRENCY),
     retainTable: z.boolean().default(true),
     organization: organizationSchema.optional(),
   })

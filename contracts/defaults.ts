@@ -24,3 +24,6 @@ export const DEFAULT_KARPENTER_SOURCES = {
 
 /** `headroom` thresholds. */
 export const DEFAULT_HEADROOM = { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 } as const;
+
+/** `reservedConcurrency`: the analyzer's concurrent executions, which cap its Describe and publish fan-out. */
+export const DEFAULT_RESERVED_CONCURRENCY = 5;

@@ -15,6 +15,7 @@ import {
   type FunctionWiring,
 } from './lambda-function';
 import { reservedConcurrencySchema } from '../../contracts/config';
+import { DEFAULT_RESERVED_CONCURRENCY } from '../../contracts/defaults';
 import { requireSettings, requireValid } from './validate';
 
 export interface AnalyzerFunctionProps extends FunctionWiring {
@@ -22,7 +23,7 @@ export interface AnalyzerFunctionProps extends FunctionWiring {
   readonly settings: FunctionSettings;
   /**
    * Concurrent executions reserved for (and capped at) the analyzer, 0 to 100; 0 stops it.
-   * @default 5
+   * @default DEFAULT_RESERVED_CONCURRENCY (5)
    */
   readonly reservedConcurrency?: number;
   /**
@@ -68,7 +69,7 @@ export class AnalyzerFunction extends Construct {
       environment: wiringEnvironment(props, 'analyzer'),
       settings: props.settings,
       timeout: Duration.seconds(60),
-      reservedConcurrency: props.reservedConcurrency ?? 5,
+      reservedConcurrency: props.reservedConcurrency ?? DEFAULT_RESERVED_CONCURRENCY,
       logRetention: props.logRetention,
     });
     this.function = lambda.function;
