@@ -1,5 +1,5 @@
 import { App, Aspects } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { parseConfigFile } from '../../bin/config-source';
 import { parseConfig, type KarpenterDoctorConfig } from '../../contracts/config';
 import { KarpenterDoctorStack } from '../../lib/karpenter-doctor-stack';
 import { ROOT } from '../helpers';
+import { unsuppressedFindings } from './constructs/support';
 
 const EXAMPLE = parseConfigFile(
   readFileSync(join(ROOT, 'config', 'karpenter-doctor.example.jsonc'), 'utf8'),
@@ -50,12 +51,7 @@ describe('KarpenterDoctorStack', () => {
   });
 
   it('has zero unsuppressed cdk-nag AwsSolutions errors or warnings', () => {
-    const annotations = Annotations.fromStack(stack);
-    const findings = [
-      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
-    expect(findings).toEqual([]);
+    expect(unsuppressedFindings(stack)).toEqual([]);
   });
 
   it('runs the analyzer on Node.js 24, arm64, with reserved concurrency and its own log group', () => {
@@ -258,12 +254,7 @@ describe('KarpenterDoctorStack against the cdk-nag ServerlessChecks pack', () =>
       false,
       true,
     );
-    const annotations = Annotations.fromStack(stack);
-    const findings = [
-      ...annotations.findError('*', Match.stringLikeRegexp('Serverless-.*')),
-      ...annotations.findWarning('*', Match.stringLikeRegexp('Serverless-.*')),
-    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
-    expect(findings).toEqual([]);
+    expect(unsuppressedFindings(stack, 'Serverless')).toEqual([]);
   });
 });
 
@@ -332,12 +323,7 @@ describe('KarpenterDoctorStack at scale', () => {
     });
 
     it('has zero unsuppressed cdk-nag AwsSolutions errors or warnings', () => {
-      const annotations = Annotations.fromStack(stack);
-      const findings = [
-        ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-        ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
-      expect(findings).toEqual([]);
+      expect(unsuppressedFindings(stack)).toEqual([]);
     });
   });
 
@@ -356,12 +342,7 @@ describe('KarpenterDoctorStack at scale', () => {
     expect(Object.keys(template.findResources('AWS::IAM::ManagedPolicy'))).toEqual(
       expect.arrayContaining([expect.stringMatching(/^AnalyzerRoleOverflowPolicy1/)]),
     );
-    const annotations = Annotations.fromStack(stack);
-    const findings = [
-      ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-      ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ].map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
-    expect(findings).toEqual([]);
+    expect(unsuppressedFindings(stack)).toEqual([]);
   });
 
   it('leaves the remediator out while every action is off', () => {

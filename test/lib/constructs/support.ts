@@ -57,16 +57,22 @@ export function statement(statements: Statement[], sid: string): Statement {
 /** The resources of a statement, as JSON strings with the pseudo-parameters left symbolic. */
 export const resourcesOf = (s: Statement): string[] => asList(s.Resource).map((r) => JSON.stringify(r));
 
+/**
+ * The unsuppressed cdk-nag errors and warnings of the packs already added to the stack whose rule id
+ * matches `rules` (a regex source, e.g. `(AwsSolutions|Serverless)`), one line each.
+ */
+export function unsuppressedFindings(stack: Stack, rules = 'AwsSolutions'): string[] {
+  const annotations = Annotations.fromStack(stack);
+  const pattern = Match.stringLikeRegexp(`${rules}-.*`);
+  return [...annotations.findError('*', pattern), ...annotations.findWarning('*', pattern)].map(
+    (f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`,
+  );
+}
+
 /** Runs cdk-nag's AwsSolutions pack on the stack and returns the unsuppressed findings under construct `id`. */
 export function nagFindings(stack: Stack, id: string): string[] {
   Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
-  const annotations = Annotations.fromStack(stack);
-  return [
-    ...annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-    ...annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
-  ]
-    .filter((f) => f.id.startsWith(`/${stack.stackName}/${id}/`))
-    .map((f) => `${f.id}: ${String(f.entry.data).split('\n')[0]}`);
+  return unsuppressedFindings(stack).filter((f) => f.startsWith(`/${stack.stackName}/${id}/`));
 }
 
 /** The one resource of `type` whose logical id starts with `prefix`. */
