@@ -65,6 +65,14 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
     1,
     ['pod ', 'pod='],
   ],
+  // The first running pod Karpenter's consolidation simulation could not place elsewhere:
+  // `not all pods would schedule, ns/name => <reason>` (scheduling/scheduler.go, v0.32-v1.14).
+  [
+    'pods',
+    /\bnot all pods would schedule, ([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}) =>/gi,
+    1,
+    ['not all pods would schedule, '],
+  ],
   ['taints', /\btaint \{([^{}]{1,200})\}/g, 1, ['taint {']],
   ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1, ['did not tolerate ']],
   ['taints', /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g, 1, ['did not tolerate taint (taint=']],

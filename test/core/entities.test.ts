@@ -78,6 +78,11 @@ describe('entities from new and old wordings', () => {
       'taints',
       ['dedicated:NoExecute'],
     ],
+    [
+      'Not all pods would schedule, shop/checkout-7d9f8c6b5d-x2z4q => incompatible with nodepool "default", did not tolerate team=a:NoSchedule',
+      'pods',
+      ['shop/checkout-7d9f8c6b5d-x2z4q'],
+    ],
     ['pdb "payments/api" prevents pod evictions.', 'pdbs', ['payments/api']],
     ['pdb payments/api. prevents pod evictions', 'pdbs', ['payments/api']],
   ])('%s → %s %j', (line, kind, expected) => {

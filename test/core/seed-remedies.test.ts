@@ -366,6 +366,21 @@ describe('§13 consolidation blocked', () => {
     expect(details(f)).toMatch(/budgets:/);
   });
 
+  it('scheduling constraints: the running pod that would fit nowhere else, one consolidation finding, its placement read first', () => {
+    // scheduling/scheduler.go NonPendingPodSchedulingErrors: `not all pods would schedule, ns/name => <reason>`.
+    const all = findings([
+      '{"kind":"Event","involvedObject":{"kind":"Node","name":"ip-10-0-1-7.us-west-2.compute.internal"},"reason":"Unconsolidatable","type":"Normal","source":{"component":"karpenter"},"message":"Not all pods would schedule, shop/checkout-7d9f8c6b5d-x2z4q => incompatible with nodepool \\"default\\", unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone (counts = us-west-2a: 1, podDomains = topology.kubernetes.io/zone Exists, nodeDomains = topology.kubernetes.io/zone In [us-west-2a] "}',
+    ]);
+    // The pod runs: no "cannot be placed" finding beside the consolidation one.
+    expect(all.map((f) => f.rule)).toEqual(['consolidation-blocked']);
+    const f = all[0]!;
+    expect(f.diagnosis).toContain('shop/checkout-7d9f8c6b5d-x2z4q');
+    const read = f.remediation[0]!.commands[0]!;
+    expect(read).toMatch(/^kubectl -n shop get deployment checkout /);
+    expect(read).toContain('.affinity');
+    expect(read).toContain('.topologySpreadConstraints');
+  });
+
   it('a do-not-disrupt pod: names the pod and its annotation', () => {
     const f = findingOf('consolidation-blocked', [
       '{"kind":"Event","involvedObject":{"kind":"Node","name":"ip-10-0-1-7.us-west-2.compute.internal"},"reason":"DisruptionBlocked","type":"Normal","source":{"component":"karpenter"},"message":"Pod has \\"karpenter.sh/do-not-disrupt\\" annotation (Pod=shop/checkout-7d9f8c6b5d-x2z4q)"}',

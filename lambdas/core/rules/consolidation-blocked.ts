@@ -1,4 +1,5 @@
 import { DOCS } from '../advice/docs-links';
+import { readPodSpec } from '../advice/workload-steps';
 import { shellArg } from '../advice/shell';
 import type { RemediationStep } from '../advice/types';
 import { type DisruptionBlocker, disruptionBlockers } from '../scheduling-evidence';
@@ -29,6 +30,20 @@ export default defineRule({
       'cannot be consolidated',
       'not all pods would schedule',
     ),
+    // Karpenter's consolidation simulation reports why the node's running pods would not fit elsewhere in
+    // the scheduler's words ("Not all pods would schedule, ns/pod => incompatible with nodepool …,
+    // unsatisfiable topology constraint …", sigs.k8s.io/karpenter scheduling/scheduler.go
+    // NonPendingPodSchedulingErrors): those pods are running, not pending, so the record is this finding
+    // and its reasons are its cause, never a scheduling finding of its own.
+    supersedes: [
+      'scheduling-affinity-topology',
+      'scheduling-node-selector-mismatch',
+      'scheduling-untolerated-taint',
+      'scheduling-insufficient-resources',
+      'incompatible-requirements',
+      'volume-zone-conflict',
+      'nodepool-limits-exceeded',
+    ],
   },
   diagnose: (f) => {
     const blockers = disruptionBlockers(f.evidence);
@@ -44,14 +59,21 @@ export default defineRule({
     const lead: DisruptionBlocker | undefined = blockers[0] ?? (pdbs.length ? { kind: 'pdb', pdbs } : undefined);
     const where = `${f.where('nodes', 'node')}${f.where('nodepools', 'of nodepool')}`.trim();
     const subject = where ? ` ${where}` : ' nodes';
-    const cause = leadCause(lead, pdbs, annotated);
+    const cause = leadCause(lead, pdbs, annotated, f.all('pods'));
     return {
       diagnosis:
         `Karpenter cannot consolidate or disrupt${subject}: ${cause} ` +
         'The nodes keep running and the cluster costs more than it needs to. These block only voluntary disruption ' +
         "(consolidation, drift): expiry, interruption and node repair still take the node, its drain waiting for them at most the NodePool's terminationGracePeriod when one is set.",
       remediation: [
-        nowStep(lead, pdbs, annotated, node, pool),
+        nowStep(
+          lead,
+          pdbs,
+          annotated,
+          node,
+          pool,
+          readPodSpec(f, ['nodeSelector', 'affinity', 'topologySpreadConstraints']),
+        ),
         {
           title: 'Durable fix: tune disruption in the NodePool (Karpenter v1)',
           detail: [
@@ -126,7 +148,7 @@ const DISRUPTION_YAML = `spec:
       terminationGracePeriod: 24h`;
 
 /** The blocker in one sentence, named when the evidence names it. */
-function leadCause(lead: DisruptionBlocker | undefined, pdbs: string[], annotated: string[]): string {
+function leadCause(lead: DisruptionBlocker | undefined, pdbs: string[], annotated: string[], pods: string[]): string {
   switch (lead?.kind) {
     case 'pdb':
       return pdbs.length
@@ -150,7 +172,9 @@ function leadCause(lead: DisruptionBlocker | undefined, pdbs: string[], annotate
     case 'spot-to-spot':
       return 'replacing a spot node with a cheaper spot node needs the SpotToSpotConsolidation feature gate.';
     case 'not-all-pods-schedule':
-      return "some of the node's pods would not fit anywhere else (requests, affinity, topology spread or volumes pin them).";
+      return pods.length
+        ? `pod ${pods[0]} (and maybe others of the node) would not fit anywhere else (requests, affinity, topology spread or volumes pin it).`
+        : "some of the node's pods would not fit anywhere else (requests, affinity, topology spread or volumes pin them).";
     case 'no-cheaper-node':
       return 'no cheaper node can take its pods: it is already the cheapest fit.';
     default:
@@ -165,6 +189,7 @@ function nowStep(
   annotated: string[],
   node: string,
   pool: string,
+  podSpec: string,
 ): RemediationStep {
   if (lead?.kind === 'pdb') {
     const [namespace, name] = (pdbs[0] ?? '<namespace>/<pdb-name>').split('/') as [string, string];
@@ -206,6 +231,14 @@ function nowStep(
       detail:
         'A budget of nodes: "0" (now, or in its schedule window), consolidationPolicy WhenEmpty, or consolidateAfter: Never explain it.',
       commands: [`kubectl get nodepool ${pool} -o jsonpath='{.spec.disruption}{"\\n"}'`],
+    };
+  }
+  if (lead?.kind === 'not-all-pods-schedule') {
+    return {
+      title: 'Do this now: read the placement constraints of the pod that would fit nowhere else',
+      detail:
+        "Karpenter moves a node's pods only if each fits on another node or on a cheaper new one. A nodeSelector, a required pod affinity or anti-affinity, topologySpreadConstraints or a volume bound to one zone can pin a pod: where strict placement is not needed, whenUnsatisfiable: ScheduleAnyway or preferred (not required) affinity lets it move.",
+      commands: [podSpec],
     };
   }
   return {
