@@ -7,6 +7,7 @@ import {
   TRUE_IS_FAILING,
 } from './conditions';
 import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
+import { PREFILTER_FRAGMENTS, WORTH_PARSING_FRAGMENTS } from './prefilter.generated';
 import type { Entities, LogRecord, Signal } from './model';
 import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
@@ -41,11 +42,8 @@ interface Tables {
    * nested and overlapping ones too, in one pass over the record.
    */
   fragmentMatcher: SubstringMatcher;
-  prefilterFragments: readonly string[];
-  prefilter: SubstringMatcher;
-  worthParsing: SubstringMatcher;
-  /** worthParsing's fragments and the placement markers, for the pipeline's prefilter (one pass). */
-  parseOrPlace: SubstringMatcher;
+  /** The fragments that tell a record may classify: what the prefilters look for (`prefilterLists`). */
+  telling: readonly string[];
   specificCapacityCauses: readonly RuleId[];
   capacityFragments: ReadonlySet<string>;
   /** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
@@ -94,9 +92,6 @@ function buildTables(): Tables {
         .map(([phrase]) => phrase),
     ]),
   ];
-  // Every raw form of the telling fragments: what the prefilter looks for (case-insensitively).
-  const prefilterFragments = [...new Set(telling.flatMap(rawForms))];
-  const worthFragments = [...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))];
   return {
     matchers,
     schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
@@ -114,10 +109,7 @@ function buildTables(): Tables {
     ),
     fragmentSet: new Set(fragments),
     fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
-    prefilterFragments,
-    prefilter: new SubstringMatcher(prefilterFragments),
-    worthParsing: new SubstringMatcher(worthFragments),
-    parseOrPlace: new SubstringMatcher([...new Set([...worthFragments, ...PLACEMENT_MARKERS])]),
+    telling,
     specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
     capacityFragments: new Set(
       matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
@@ -144,8 +136,28 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 /** All fragments of all rules, longest first (nested and overlapping fragments included). */
 export const fragments = (): readonly string[] => tables().fragments;
 
+/**
+ * What the prefilters look for, derived from the rules and vocabularies: every raw form of the telling
+ * fragments (`prefilter`, for `mayClassify`), and of those and the failure markers (`worthParsing`).
+ * Deriving them (and the tables they come from) cost the first record of a cold start more than the
+ * import of the whole analyzer, so the functions use the same lists generated at build time
+ * (prefilter.generated.ts, `npm run generate:prefilter`; a test fails when they differ from these).
+ */
+export function prefilterLists(): { prefilter: string[]; worthParsing: string[] } {
+  const { telling } = tables();
+  return {
+    prefilter: [...new Set(telling.flatMap(rawForms))],
+    worthParsing: [...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))],
+  };
+}
+
 /** Every raw form of the fragments the prefilter looks for (case-insensitively). */
-export const prefilterFragments = (): readonly string[] => tables().prefilterFragments;
+export const prefilterFragments = (): readonly string[] => PREFILTER_FRAGMENTS;
+
+let prefilterMatcher: SubstringMatcher | undefined;
+let worthParsingMatcher: SubstringMatcher | undefined;
+/** worthParsing's fragments and the placement markers, for the pipeline's prefilter (one pass). */
+let parseOrPlaceMatcher: SubstringMatcher | undefined;
 
 /**
  * A cheap test on the raw message, before any parsing: false when no rule can possibly match it, so
@@ -155,7 +167,7 @@ export const prefilterFragments = (): readonly string[] => tables().prefilterFra
  * text is therefore always found here (a property test checks it).
  */
 export function mayClassify(raw: string): boolean {
-  return tables().prefilter.test(raw);
+  return (prefilterMatcher ??= new SubstringMatcher(PREFILTER_FRAGMENTS)).test(raw);
 }
 
 const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
@@ -166,7 +178,11 @@ const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
  * knows are counted (lambdas/core/unrecognised.ts). One automaton pass, as for `mayClassify`.
  */
 export function worthParsing(raw: string): boolean {
-  return tables().worthParsing.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
+  return (
+    (worthParsingMatcher ??= new SubstringMatcher(WORTH_PARSING_FRAGMENTS)).test(raw) ||
+    isKlogError(raw) ||
+    raw.startsWith('Warning ')
+  );
 }
 
 /**
@@ -175,7 +191,13 @@ export function worthParsing(raw: string): boolean {
  * pass over the line instead of that pass and two more searches.
  */
 export function worthParsingOrPlacement(raw: string): boolean {
-  return tables().parseOrPlace.test(raw) || isKlogError(raw) || raw.startsWith('Warning ');
+  return (
+    (parseOrPlaceMatcher ??= new SubstringMatcher([
+      ...new Set([...WORTH_PARSING_FRAGMENTS, ...PLACEMENT_MARKERS]),
+    ])).test(raw) ||
+    isKlogError(raw) ||
+    raw.startsWith('Warning ')
+  );
 }
 
 /**
