@@ -50,7 +50,9 @@ const sids = (statements: Statement[]) => statements.map((s) => s.Sid);
 const namesOf = (s: Statement) => resourcesOf(s).map((r) => /:([^:"]+)"\]\]\}$/.exec(r)?.[1] ?? r);
 
 describe('enrichmentAccess', () => {
-  const { statements, findings } = grant((stack) => enrichmentAccess(stack, CLUSTERS));
+  let statements: Statement[];
+  let findings: string[];
+  beforeAll(() => ({ statements, findings } = grant((stack) => enrichmentAccess(stack, CLUSTERS))));
 
   it('reads subnets, VPCs and Auto Scaling groups, the configured clusters and node groups, and EC2 quotas', () => {
     expect(sids(statements)).toEqual([
