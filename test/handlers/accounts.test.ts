@@ -1,19 +1,12 @@
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { mockClient } from 'aws-sdk-client-mock';
-import 'aws-sdk-client-mock-jest';
+import { PublishCommand } from '@aws-sdk/client-sns';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { findingIdOf } from '../../lambdas/core/aggregate';
-import type { Finding } from '../../lambdas/core/finding';
 import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
-import { ACCOUNT, testClients, testObservability, testSettings } from '../support/aws';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { ACCOUNT, testSettings } from '../support/aws';
+import { useHandlerHarness } from '../support/handler-harness';
 
-const ec2 = mockClient(EC2Client);
-const sns = mockClient(SNSClient);
-const events = mockClient(EventBridgeClient);
+const aws = useHandlerHarness();
 
 const SPOKE = '444455556666';
 const SUBNET = 'subnet-0a1b2c3d4e5f60718';
@@ -22,46 +15,18 @@ const context = {
   getRemainingTimeInMillis: () => 60_000,
 };
 
-let dynamo: LocalDynamo;
-let tableName: string;
-
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.stop();
-});
-beforeEach(async () => {
-  for (const mock of [ec2, sns, events]) mock.reset();
-  tableName = await dynamo.createTable();
-  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
-  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
-    FailedEntryCount: 0,
-    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
-  }));
-  ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
-  ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [] });
-});
-
-const deps = (): AnalyzerDeps => ({
-  settings: {
-    ...testSettings(tableName),
-    // A cluster prod in each account, with log groups of the same name: two clusters.
-    clusters: [
-      { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
-      { name: 'prod', account: SPOKE, logGroups: ['/aws/containerinsights/prod/application'] },
-    ],
-  },
-  clients: testClients(dynamo.doc),
-  ...testObservability(),
-  now: () => Date.parse('2026-11-28T02:21:00Z'),
-  sleep: async () => undefined,
-});
-const published = (): Finding[] =>
-  sns.commandCalls(PublishCommand).map((call) => JSON.parse(JSON.parse(call.args[0].input.Message!).default));
-const entries = (): PutEventsRequestEntry[] =>
-  events.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries ?? []);
-
+const deps = (): AnalyzerDeps =>
+  aws.deps(
+    {
+      ...testSettings(aws.tableName),
+      // A cluster prod in each account, with log groups of the same name: two clusters.
+      clusters: [
+        { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
+        { name: 'prod', account: SPOKE, logGroups: ['/aws/containerinsights/prod/application'] },
+      ],
+    },
+    () => Date.parse('2026-11-28T02:21:00Z'),
+  );
 describe('analyzer across accounts', () => {
   it('keeps the same failure of cluster prod in the home account and in another account as two incidents', async () => {
     const shared = deps();
@@ -74,17 +39,17 @@ describe('analyzer across accounts', () => {
     expect(home).toMatchObject({ outcome: 'processed', cluster: 'prod' });
     expect(home.account).toBeUndefined();
     expect(spoke).toMatchObject({ outcome: 'processed', cluster: 'prod', account: SPOKE });
-    const findings = published();
+    const findings = aws.published();
     expect(findings.map((f) => [f.cluster, f.account, f.status])).toEqual([
       ['prod', ACCOUNT, 'open'],
       ['prod', SPOKE, 'open'],
     ]);
     expect(findings[0]!.findingId).toBe(findingIdOf('prod', 'subnet-ip-exhaustion', undefined));
     expect(findings[1]!.findingId).toBe(findingIdOf('prod', 'subnet-ip-exhaustion', undefined, SPOKE));
-    const store = new IncidentStore(dynamo.doc, tableName);
+    const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
     expect((await store.get(findings[1]!.findingId))?.account).toBe(SPOKE);
     // The event of the spoke's finding names the spoke's cluster and subnet.
-    const resources = entries().map((e) => e.Resources ?? []);
+    const resources = aws.entries().map((e) => e.Resources ?? []);
     expect(resources[1]).toEqual(
       expect.arrayContaining([
         `arn:aws:eks:eu-west-1:${SPOKE}:cluster/prod`,
@@ -102,6 +67,6 @@ describe('analyzer across accounts', () => {
     const again = await analyzeSubscription(event, context, shared);
 
     expect(again.outcome).toBe('duplicate');
-    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    expect(aws.sns).toHaveReceivedCommandTimes(PublishCommand, 1);
   });
 });

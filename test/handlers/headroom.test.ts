@@ -1,41 +1,25 @@
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2ServiceException } from '@aws-sdk/client-ec2';
+import { PublishCommand } from '@aws-sdk/client-sns';
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import 'aws-sdk-client-mock-jest';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import type { Incident } from '../../lambdas/core/aggregate';
-import type { Finding } from '../../lambdas/core/finding';
 import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
-import { testClients, testObservability, testSettings } from '../support/aws';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { testClients, testSettings } from '../support/aws';
+import { useHandlerHarness } from '../support/handler-harness';
 
-const ec2 = mockClient(EC2Client);
-const sns = mockClient(SNSClient);
-const events = mockClient(EventBridgeClient);
+const aws = useHandlerHarness();
+const { ec2, sns } = aws;
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-28T00:00:00Z');
 const context = { invokedFunctionArn: 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-doctor-headroom' };
 
-let dynamo: LocalDynamo;
-let tableName: string;
 let clock: number;
 /** Free IPs the next DescribeSubnets reports for subnet-a; subnet-b stays roomy. */
 let freeA: number;
 
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.stop();
-});
-
-beforeEach(async () => {
-  for (const mock of [ec2, sns, events]) mock.reset();
-  tableName = await dynamo.createTable();
+beforeEach(() => {
   clock = T0;
   freeA = 200;
   ec2.on(DescribeSubnetsCommand).callsFake(() => ({
@@ -57,21 +41,14 @@ beforeEach(async () => {
     ],
   }));
   ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [{ VpcId: 'vpc-1', CidrBlock: '10.0.0.0/16' }] });
-  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
-  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
-    FailedEntryCount: 0,
-    Entries: input.Entries.map((_, i) => ({ EventId: `e${i}` })),
-  }));
 });
 
 function deps(): HeadroomDeps {
-  return {
-    settings: { ...testSettings(tableName), thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 } },
-    clients: testClients(dynamo.doc),
-    ...testObservability(),
-    now: () => clock,
-    sleep: async () => undefined,
+  const settings = {
+    ...testSettings(aws.tableName),
+    thresholds: { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
   };
+  return aws.deps(settings, () => clock);
 }
 
 /** Runs the schedule `times` times, five minutes apart, with `free` IPs left in subnet-a. */
@@ -88,8 +65,8 @@ async function runs(times: number, free: number | (() => void), shared = deps())
 
 /** A subnet's history as stored in the table. */
 async function storedHistory(subnet: string): Promise<unknown[] | undefined> {
-  const { Item } = await dynamo.doc.send(
-    new GetCommand({ TableName: tableName, Key: { pk: `history#prod#${subnet}` } }),
+  const { Item } = await aws.dynamo.doc.send(
+    new GetCommand({ TableName: aws.tableName, Key: { pk: `history#prod#${subnet}` } }),
   );
   return Item?.samples as unknown[] | undefined;
 }
@@ -99,6 +76,7 @@ async function storedHistory(subnet: string): Promise<unknown[] | undefined> {
  * attempt, in DynamoDB's response shape, as when it throttles part of a batch.
  */
 function unprocessedHistoryOf(doc: DynamoDBDocumentClient, subnet: string): DynamoDBDocumentClient {
+  const tableName = aws.tableName;
   const send = async (command: unknown): Promise<unknown> => {
     if (!(command instanceof BatchGetCommand)) return doc.send(command as never);
     const request = command.input.RequestItems![tableName]!;
@@ -112,10 +90,8 @@ function unprocessedHistoryOf(doc: DynamoDBDocumentClient, subnet: string): Dyna
   return new Proxy(doc, { get: (target, name) => (name === 'send' ? send : Reflect.get(target, name)) });
 }
 
-const published = (): Finding[] =>
-  sns.commandCalls(PublishCommand).map((call) => JSON.parse(JSON.parse(call.args[0].input.Message!).default));
-const detailTypes = () =>
-  events.commandCalls(PutEventsCommand).flatMap((call) => (call.args[0].input.Entries ?? []).map((e) => e.DetailType));
+const published = () => aws.published();
+const detailTypes = () => aws.entries().map((e) => e.DetailType);
 
 describe('headroom check', () => {
   it('raises exactly one finding when a subnet crosses the threshold, and stays quiet while it stays low', async () => {
@@ -185,7 +161,7 @@ describe('headroom check', () => {
   });
 
   it('resolves an analyzer incident that has been quiet for the window, once', async () => {
-    const store = new IncidentStore(dynamo.doc, tableName);
+    const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
     const incident: Incident = {
       findingId: 'f-quota',
       cluster: 'prod',
@@ -210,7 +186,7 @@ describe('headroom check', () => {
   });
 
   it('finishes a resolved notice whose publish failed on the next run, without resolving twice', async () => {
-    const store = new IncidentStore(dynamo.doc, tableName);
+    const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
     await store.record(
       [
         {
@@ -249,7 +225,7 @@ describe('headroom check', () => {
     const before = await storedHistory('subnet-a');
     expect(before).toHaveLength(6);
 
-    const throttled = { ...shared, clients: testClients(unprocessedHistoryOf(dynamo.doc, 'subnet-a')) };
+    const throttled = { ...shared, clients: testClients(unprocessedHistoryOf(aws.dynamo.doc, 'subnet-a')) };
     const [result] = await runs(1, 40, throttled);
 
     expect(result?.unreadHistories).toEqual(['prod/subnet-a']);

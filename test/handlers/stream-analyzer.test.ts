@@ -1,21 +1,16 @@
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
-import { mockClient } from 'aws-sdk-client-mock';
-import 'aws-sdk-client-mock-jest';
+import { PublishCommand, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { gzipSync } from 'node:zlib';
 import { findingIdOf } from '../../lambdas/core/aggregate';
 import type { Finding } from '../../lambdas/core/finding';
 import { analyzeDocument, handler, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { analyzeStream } from '../../lambdas/handlers/stream-analyzer';
 import { awslogsEvent, controlMessageEvent, kinesisEvent, subnetExhaustionLine } from '../support/awslogs';
-import { ACCOUNT, testClients, testObservability, testSettings } from '../support/aws';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { ACCOUNT, testSettings } from '../support/aws';
+import { findingOf, useHandlerHarness } from '../support/handler-harness';
 import { settingsFileFor } from '../support/settings-file';
 
-const ec2 = mockClient(EC2Client);
-const sns = mockClient(SNSClient);
-const events = mockClient(EventBridgeClient);
+const aws = useHandlerHarness();
+const { sns } = aws;
 
 const ACCOUNTS = ['444455556666', '555566667777', '666677778888'] as const;
 const SUBNET = 'subnet-0a1b2c3d4e5f60718';
@@ -24,44 +19,20 @@ const context = {
   getRemainingTimeInMillis: () => 60_000,
 };
 
-let dynamo: LocalDynamo;
-let tableName: string;
-
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.stop();
-});
-beforeEach(async () => {
-  for (const mock of [ec2, sns, events]) mock.reset();
-  tableName = await dynamo.createTable();
-  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
-  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
-    FailedEntryCount: 0,
-    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
-  }));
-  ec2.on(DescribeSubnetsCommand).resolves({ Subnets: [] });
-  ec2.on(DescribeVpcsCommand).resolves({ Vpcs: [] });
-});
-
 /** Each spoke account lists its own cluster prod, with the same log group name (config: clusters by account). */
-const deps = (): AnalyzerDeps => ({
-  settings: {
-    ...testSettings(tableName),
-    clusters: ACCOUNTS.map((account) => ({
-      name: 'prod',
-      account,
-      logGroups: ['/aws/containerinsights/prod/application'],
-    })),
-  },
-  clients: testClients(dynamo.doc),
-  ...testObservability(),
-  now: () => Date.parse('2026-11-28T02:21:00Z'),
-  sleep: async () => undefined,
-});
-const findingOf = (input: PublishCommandInput): Finding => JSON.parse(JSON.parse(input.Message!).default) as Finding;
-const published = (): Finding[] => sns.commandCalls(PublishCommand).map((call) => findingOf(call.args[0].input));
+const deps = (): AnalyzerDeps =>
+  aws.deps(
+    {
+      ...testSettings(aws.tableName),
+      clusters: ACCOUNTS.map((account) => ({
+        name: 'prod',
+        account,
+        logGroups: ['/aws/containerinsights/prod/application'],
+      })),
+    },
+    () => Date.parse('2026-11-28T02:21:00Z'),
+  );
+const published = () => aws.published();
 
 /** The record data a spoke's subscription puts in the stream: one delivery of cluster prod's log group. */
 const delivery = (owner: string, firstId = 1, lines = [subnetExhaustionLine(SUBNET)]): string =>
@@ -81,10 +52,7 @@ describe('stream analyzer', () => {
     expect(findings.map((f) => f.findingId)).toEqual(
       ACCOUNTS.map((account) => findingIdOf('prod', 'subnet-ip-exhaustion', undefined, account)),
     );
-    const detail = events
-      .commandCalls(PutEventsCommand)
-      .flatMap((call) => call.args[0].input.Entries ?? [])
-      .map((entry) => JSON.parse(entry.Detail!) as Finding);
+    const detail = aws.entries().map((entry) => JSON.parse(entry.Detail!) as Finding);
     expect(detail.map((d) => d.account)).toEqual([...ACCOUNTS]);
   });
 
@@ -139,8 +107,8 @@ describe('stream analyzer', () => {
   });
 
   it('is what the Lambda entry point runs for a Kinesis batch, answering with the partial batch response', async () => {
-    process.env.INCIDENT_TABLE_NAME = tableName;
-    process.env.FINDINGS_TOPIC_ARN = testSettings(tableName).topicArn;
+    process.env.INCIDENT_TABLE_NAME = aws.tableName;
+    process.env.FINDINGS_TOPIC_ARN = testSettings(aws.tableName).topicArn;
     process.env.SETTINGS_FILE = settingsFileFor();
     try {
       const response = await handler(
