@@ -1,8 +1,8 @@
 import { subnetExhaustionLine } from '../support/awslogs';
 import { denyingEc2Endpoint, type DenyingEndpoint } from './support/deny';
-import { deploy, type Deployment } from './support/deploy';
-import { ACCOUNT, REGION, startMoto, type Moto } from './support/moto';
+import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
+import { useDeployment } from './support/use-deployment';
 import { delivery, Network } from './support/world';
 
 /**
@@ -14,34 +14,29 @@ import { delivery, Network } from './support/world';
  */
 describe('enrichment denied', () => {
   const stack = synthesize(CONFIGS.example);
-  let moto: Moto;
-  let aws: Deployment;
+  const env = useDeployment(stack, 'once');
   let deny: DenyingEndpoint;
 
   beforeAll(async () => {
-    moto = await startMoto();
-    aws = await deploy(stack, moto);
-    deny = await denyingEc2Endpoint(moto.endpoint, ['DescribeSubnets'], 'KarpenterDoctor-AnalyzerRole');
+    deny = await denyingEc2Endpoint(env.moto.endpoint, ['DescribeSubnets'], 'KarpenterDoctor-AnalyzerRole');
   });
   afterAll(async () => {
-    await aws?.stop();
     await deny?.stop();
-    await moto?.stop();
   });
 
   it('still sends the notice, and the notice says what could not be checked and why', async () => {
-    const network = await Network.create(aws.clients.ec2);
+    const network = await Network.create(env.aws.clients.ec2);
     const dry = await network.subnet('10.0.1.0/28', `${REGION}a`, { 'karpenter.sh/discovery': 'prod' });
     await network.exhaust(dry);
-    const analyzer = aws.fn('Analyzer', { AWS_ENDPOINT_URL_EC2: deny.endpoint });
+    const analyzer = env.aws.fn('Analyzer', { AWS_ENDPOINT_URL_EC2: deny.endpoint });
 
     const invocation = await analyzer.invoke(
-      delivery(aws, '/aws/containerinsights/prod/application', [subnetExhaustionLine(dry)], { owner: ACCOUNT }),
+      delivery(env.aws, '/aws/containerinsights/prod/application', [subnetExhaustionLine(dry)], { owner: ACCOUNT }),
     );
 
     expect(invocation).toMatchObject({ ok: true });
     expect(deny.denied.get('DescribeSubnets')).toBeGreaterThan(0);
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     expect(notices).toHaveLength(1);
     const finding = notices[0]!.document!;
     expect(finding).toMatchObject({ rule: 'subnet-ip-exhaustion', status: 'open', cluster: 'prod' });
@@ -58,7 +53,7 @@ describe('enrichment denied', () => {
     // Nothing was read, so nothing is made up: no free-IP count for the subnet.
     const subnets = (finding.context as { subnets?: Array<{ subnetId: string }> }).subnets ?? [];
     expect(subnets.map((s) => s.subnetId)).not.toContain(dry);
-    const events = (await aws.events.take()).filter((e) => e['detail-type'] === 'Karpenter Finding');
+    const events = (await env.aws.events.take()).filter((e) => e['detail-type'] === 'Karpenter Finding');
     expect(events).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
-import { deploy, type DeliveredEvent, type Deployment, type Notice } from './support/deploy';
-import { ACCOUNT, REGION, startMoto, type Moto } from './support/moto';
+import type { DeliveredEvent, Notice } from './support/deploy';
+import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
+import { useDeployment } from './support/use-deployment';
 import { Network, scheduledEvent } from './support/world';
 
 /**
@@ -11,28 +12,18 @@ import { Network, scheduledEvent } from './support/world';
 describe('the headroom check on a subnet losing IPs run after run', () => {
   const stack = synthesize(CONFIGS.example);
   const minutes = 60_000;
-  let moto: Moto;
-  let aws: Deployment;
-
-  beforeAll(async () => {
-    moto = await startMoto();
-    aws = await deploy(stack, moto);
-  });
-  afterAll(async () => {
-    await aws?.stop();
-    await moto?.stop();
-  });
+  const env = useDeployment(stack, 'once');
 
   it('forecasts the exhaustion before it happens, then resolves once the subnet has room again', async () => {
-    const network = await Network.create(aws.clients.ec2);
+    const network = await Network.create(env.aws.clients.ec2);
     const subnet = await network.subnet('10.0.8.0/24', `${REGION}a`, { 'karpenter.sh/discovery': 'prod' });
-    const headroom = aws.fn('Headroom');
+    const headroom = env.aws.fn('Headroom');
     const taken = await network.consume(subnet, 11);
     const t0 = Date.now();
     const run = async (at: number) => {
-      const invocation = await headroom.invoke(scheduledEvent(aws, at), { at });
+      const invocation = await headroom.invoke(scheduledEvent(env.aws, at), { at });
       expect(invocation).toMatchObject({ ok: true });
-      return { notices: await aws.notices.take(), events: await aws.events.take() };
+      return { notices: await env.aws.notices.take(), events: await env.aws.events.take() };
     };
 
     // Ten addresses more every ten minutes: 240, 230, 220 free — plenty, and too few runs for a trend.

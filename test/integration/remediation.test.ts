@@ -1,6 +1,7 @@
-import { deploy, type DeliveredEvent, type Deployment, type Notice } from './support/deploy';
-import { REGION, startMoto, type Moto } from './support/moto';
+import type { DeliveredEvent, Notice } from './support/deploy';
+import { REGION } from './support/moto';
 import { CONFIGS, synthesize, type SynthesizedStack } from './support/stack';
+import { useDeployment } from './support/use-deployment';
 import { Cluster, delivery, Network } from './support/world';
 
 /**
@@ -33,42 +34,31 @@ const controllerPending = (pod: string): string =>
   });
 
 describe('remediation of Karpenter pods that cannot be scheduled', () => {
-  let moto: Moto;
-  let aws: Deployment;
+  const env = useDeployment(undefined, 'on-demand');
   let cluster: Cluster;
 
-  beforeAll(async () => {
-    moto = await startMoto();
-  });
-  afterAll(async () => {
-    await aws?.stop();
-    await moto?.stop();
-  });
-
   async function deployWithCluster(stack: SynthesizedStack, systemGroupTags: Record<string, string>): Promise<void> {
-    await aws?.stop();
-    await moto.reset();
-    aws = await deploy(stack, moto);
-    const network = await Network.create(aws.clients.ec2);
+    await env.redeploy(stack);
+    const network = await Network.create(env.aws.clients.ec2);
     const subnets = [
       await network.subnet('10.0.0.0/24', `${REGION}a`, {}),
       await network.subnet('10.0.1.0/24', `${REGION}b`, {}),
     ];
-    cluster = await Cluster.create(aws.clients.eks, 'prod', subnets);
+    cluster = await Cluster.create(env.aws.clients.eks, 'prod', subnets);
     await cluster.nodegroup('system', { minSize: 1, desiredSize: 1, maxSize: 5 }, systemGroupTags);
   }
 
   /** The analyzer reads the delivery; every event the remediation rule lets through goes to the remediator. */
   async function karpenterPodsPending(): Promise<{ finding: Notice; delivered: DeliveredEvent[] }> {
-    const analyzed = await aws
+    const analyzed = await env.aws
       .fn('Analyzer')
-      .invoke(delivery(aws, eventsLogGroup, [controllerPending('karpenter-6d8f7b9c54-q2w4x')]));
+      .invoke(delivery(env.aws, eventsLogGroup, [controllerPending('karpenter-6d8f7b9c54-q2w4x')]));
     expect(analyzed).toMatchObject({ ok: true });
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     const finding = notices.find((n) => n.document?.rule === 'karpenter-controller-unschedulable');
     expect(finding).toBeDefined();
-    const delivered = await aws.ruleTarget('Remediation/Rule').take();
-    for (const event of delivered) expect(await aws.fn('Remediation').invoke(event)).toMatchObject({ ok: true });
+    const delivered = await env.aws.ruleTarget('Remediation/Rule').take();
+    for (const event of delivered) expect(await env.aws.fn('Remediation').invoke(event)).toMatchObject({ ok: true });
     return { finding: finding!, delivered };
   }
 
@@ -83,7 +73,7 @@ describe('remediation of Karpenter pods that cannot be scheduled', () => {
 
       expect(delivered).toHaveLength(1);
       expect(delivered[0]!.detail.findingId).toBe(finding.document!.findingId);
-      const reports = reportsIn(await aws.notices.take());
+      const reports = reportsIn(await env.aws.notices.take());
       expect(reports).toHaveLength(1);
       expect(reports[0]!.document).toMatchObject({
         action: 'raise-system-nodegroup',
@@ -94,10 +84,12 @@ describe('remediation of Karpenter pods that cannot be scheduled', () => {
       });
       expect(String(reports[0]!.document!.commands)).toContain('--nodegroup-name system');
       expect(await cluster.scaling('system')).toEqual({ minSize: 1, desiredSize: 1, maxSize: 5 });
-      const remediationEvents = (await aws.events.take()).filter((e) => e['detail-type'] === 'Karpenter Remediation');
+      const remediationEvents = (await env.aws.events.take()).filter(
+        (e) => e['detail-type'] === 'Karpenter Remediation',
+      );
       expect(remediationEvents).toHaveLength(1);
       // The remediator's own event is not a finding: the rule never hands it back to the remediator.
-      expect(await aws.ruleTarget('Remediation/Rule').take()).toEqual([]);
+      expect(await env.aws.ruleTarget('Remediation/Rule').take()).toEqual([]);
     });
   });
 
@@ -110,7 +102,7 @@ describe('remediation of Karpenter pods that cannot be scheduled', () => {
       const { delivered } = await karpenterPodsPending();
 
       expect(delivered).toHaveLength(1);
-      const reports = reportsIn(await aws.notices.take());
+      const reports = reportsIn(await env.aws.notices.take());
       expect(reports).toHaveLength(1);
       expect(reports[0]!.document).toMatchObject({
         action: 'raise-system-nodegroup',
@@ -122,8 +114,8 @@ describe('remediation of Karpenter pods that cannot be scheduled', () => {
       expect(raised.minSize).toBeLessThanOrEqual(4);
 
       // EventBridge delivers the same event again (a retry): the change is not made twice.
-      expect(await aws.fn('Remediation').invoke(delivered[0]!)).toMatchObject({ ok: true });
-      expect(reportsIn(await aws.notices.take())).toEqual([]);
+      expect(await env.aws.fn('Remediation').invoke(delivered[0]!)).toMatchObject({ ok: true });
+      expect(reportsIn(await env.aws.notices.take())).toEqual([]);
       expect(await cluster.scaling('system')).toEqual(raised);
     });
 
@@ -132,7 +124,7 @@ describe('remediation of Karpenter pods that cannot be scheduled', () => {
 
       await karpenterPodsPending();
 
-      const reports = reportsIn(await aws.notices.take());
+      const reports = reportsIn(await env.aws.notices.take());
       expect(reports).toHaveLength(1);
       expect(reports[0]!.document).toMatchObject({
         action: 'raise-system-nodegroup',

@@ -7,9 +7,10 @@ import {
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { CreateTopicCommand, DeleteTopicCommand, SubscribeCommand } from '@aws-sdk/client-sns';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { deploy, type DeliveredEvent, type Deployment } from './support/deploy';
-import { ACCOUNT, REGION, startMoto, type Moto } from './support/moto';
+import type { DeliveredEvent } from './support/deploy';
+import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
+import { useDeployment } from './support/use-deployment';
 import { delivery, Network } from './support/world';
 
 /**
@@ -19,31 +20,17 @@ import { delivery, Network } from './support/world';
 describe('under storms, forgery and outages', () => {
   const stack = synthesize(CONFIGS.maximal);
   const events = '/eks/prod/kubernetes-events';
-  let moto: Moto;
-  let aws: Deployment;
+  const env = useDeployment(stack);
 
-  beforeAll(async () => {
-    moto = await startMoto();
-  });
-  afterAll(async () => {
-    await aws?.stop();
-    await moto?.stop();
-  });
-  beforeEach(async () => {
-    await aws?.stop();
-    await moto.reset();
-    aws = await deploy(stack, moto);
-  });
-
-  const findingTopicArn = (): string => aws.physicalIds.get(stack.logicalIdAt('Findings/Topic'))!;
+  const findingTopicArn = (): string => env.aws.physicalIds.get(stack.logicalIdAt('Findings/Topic'))!;
 
   it('sends at most 10 notices for 300 failing workloads, and the digest accounts for every workload', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`));
 
-    const invocation = await aws.fn('Analyzer').invoke(delivery(aws, events, lines, { owner: ACCOUNT }));
+    const invocation = await env.aws.fn('Analyzer').invoke(delivery(env.aws, events, lines, { owner: ACCOUNT }));
 
     expect(invocation).toMatchObject({ ok: true });
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     expect(notices.length).toBeLessThanOrEqual(10);
     const digests = notices.filter((n) => n.document?.kind === 'digest');
     const findings = notices.filter((n) => n.document?.kind !== 'digest');
@@ -57,8 +44,8 @@ describe('under storms, forgery and outages', () => {
   describe('the remediator', () => {
     let eks: EKSClient;
     beforeEach(async () => {
-      eks = aws.clients.eks;
-      const network = await Network.create(aws.clients.ec2);
+      eks = env.aws.clients.eks;
+      const network = await Network.create(env.aws.clients.ec2);
       const subnet = await network.subnet('10.0.1.0/24', `${REGION}a`, {});
       const role = `arn:aws:iam::${ACCOUNT}:role/eks`;
       await eks.send(
@@ -91,10 +78,10 @@ describe('under storms, forgery and outages', () => {
         message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
         involvedObject: { kind: 'Pod', namespace: 'kube-system', name: 'karpenter-6d8f7b9c54-q2w4x' },
       });
-      expect(await aws.fn('Analyzer').invoke(delivery(aws, events, [line], { owner: ACCOUNT }))).toMatchObject({
+      expect(await env.aws.fn('Analyzer').invoke(delivery(env.aws, events, [line], { owner: ACCOUNT }))).toMatchObject({
         ok: true,
       });
-      const delivered = await aws.ruleTarget('Remediation/Rule').take();
+      const delivered = await env.aws.ruleTarget('Remediation/Rule').take();
       expect(delivered).toHaveLength(1);
       return delivered[0]!;
     }
@@ -102,7 +89,7 @@ describe('under storms, forgery and outages', () => {
     it('raises the configured system node group on a genuine finding', async () => {
       const event = await genuineFinding();
 
-      const invocation = await aws.fn('Remediation').invoke(event);
+      const invocation = await env.aws.fn('Remediation').invoke(event);
 
       expect(invocation).toMatchObject({ ok: true, result: { outcome: 'done' } });
       expect(await scalingOf('system')).toMatchObject({ minSize: 2, desiredSize: 2, maxSize: 3 });
@@ -137,20 +124,20 @@ describe('under storms, forgery and outages', () => {
         },
       });
 
-      const invocation = await aws.fn('Remediation').invoke(forged);
+      const invocation = await env.aws.fn('Remediation').invoke(forged);
 
       expect(invocation).toMatchObject({ ok: true, result: { outcome: 'refused' } });
       expect(await scalingOf('system')).toMatchObject({ minSize: 1, desiredSize: 1 });
       expect(await scalingOf('gpu-workers')).toMatchObject({ minSize: 1, desiredSize: 1 });
-      expect(await aws.notices.take()).toHaveLength(1); // the finding's own notice, no remediation report
+      expect(await env.aws.notices.take()).toHaveLength(1); // the finding's own notice, no remediation report
     });
 
     it('refuses a forged event put on the bus from this account naming another node group', async () => {
-      await aws.clients.events.send(
+      await env.aws.clients.events.send(
         new PutEventsCommand({
           Entries: [
             {
-              EventBusName: aws.physicalIds.get(stack.logicalIdAt('EventBus'))!,
+              EventBusName: env.aws.physicalIds.get(stack.logicalIdAt('EventBus'))!,
               Source: 'io.karpenter-doctor',
               DetailType: 'Karpenter Finding',
               Detail: JSON.stringify({
@@ -165,10 +152,10 @@ describe('under storms, forgery and outages', () => {
           ],
         }),
       );
-      const [forged] = await aws.ruleTarget('Remediation/Rule').take();
+      const [forged] = await env.aws.ruleTarget('Remediation/Rule').take();
       expect(forged).toBeDefined();
 
-      const invocation = await aws.fn('Remediation').invoke(forged);
+      const invocation = await env.aws.fn('Remediation').invoke(forged);
 
       expect(invocation).toMatchObject({
         ok: true,
@@ -180,10 +167,10 @@ describe('under storms, forgery and outages', () => {
 
   it('sends the open notice on the next delivery after SNS failed all three attempts', async () => {
     const topicArn = findingTopicArn();
-    const analyzer = aws.fn('Analyzer');
+    const analyzer = env.aws.fn('Analyzer');
     const t0 = Date.now();
-    const first = delivery(aws, events, [untoleratedTaint(1, 'dedicated')], { owner: ACCOUNT, startMs: t0 });
-    await aws.clients.sns.send(new DeleteTopicCommand({ TopicArn: topicArn }));
+    const first = delivery(env.aws, events, [untoleratedTaint(1, 'dedicated')], { owner: ACCOUNT, startMs: t0 });
+    await env.aws.clients.sns.send(new DeleteTopicCommand({ TopicArn: topicArn }));
 
     for (let attempt = 0; attempt < 3; attempt++) {
       expect(await analyzer.invoke(first, { at: t0 + attempt * 60_000 })).toMatchObject({
@@ -192,15 +179,17 @@ describe('under storms, forgery and outages', () => {
       });
     }
 
-    const { TopicArn } = await aws.clients.sns.send(new CreateTopicCommand({ Name: topicArn.split(':').pop()! }));
+    const { TopicArn } = await env.aws.clients.sns.send(new CreateTopicCommand({ Name: topicArn.split(':').pop()! }));
     expect(TopicArn).toBe(topicArn);
-    const queueUrl = aws.notices.queueUrl;
-    const { Attributes } = await aws.clients.sqs.send(
+    const queueUrl = env.aws.notices.queueUrl;
+    const { Attributes } = await env.aws.clients.sqs.send(
       new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn'] }),
     );
-    await aws.clients.sns.send(new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: Attributes!.QueueArn! }));
+    await env.aws.clients.sns.send(
+      new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: Attributes!.QueueArn! }),
+    );
     const later = t0 + 10 * 60_000;
-    const next = delivery(aws, events, [untoleratedTaint(2, 'dedicated')], {
+    const next = delivery(env.aws, events, [untoleratedTaint(2, 'dedicated')], {
       owner: ACCOUNT,
       startMs: later,
       firstId: 100,
@@ -208,7 +197,7 @@ describe('under storms, forgery and outages', () => {
 
     expect(await analyzer.invoke(next, { at: later })).toMatchObject({ ok: true });
 
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     expect(notices).toHaveLength(1);
     expect(notices[0]!.document).toMatchObject({ status: 'open', rule: 'scheduling-untolerated-taint' });
     expect(notices[0]!.attributes).toMatchObject({ status: 'open' });

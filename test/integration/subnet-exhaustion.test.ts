@@ -1,7 +1,8 @@
 import { subnetExhaustionLine } from '../support/awslogs';
-import { deploy, type DeliveredEvent, type Deployment } from './support/deploy';
-import { ACCOUNT, REGION, startMoto, type Moto } from './support/moto';
+import type { DeliveredEvent } from './support/deploy';
+import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
+import { useDeployment } from './support/use-deployment';
 import { delivery, Network } from './support/world';
 
 /**
@@ -12,22 +13,11 @@ describe('a subnet runs dry', () => {
   const stack = synthesize(CONFIGS.example);
   const logGroup = '/aws/containerinsights/prod/application';
   const discovery = { 'karpenter.sh/discovery': 'prod' };
-  let moto: Moto;
-  let aws: Deployment;
+  const env = useDeployment(stack);
   let network: Network;
 
-  beforeAll(async () => {
-    moto = await startMoto();
-  });
-  afterAll(async () => {
-    await aws?.stop();
-    await moto?.stop();
-  });
   beforeEach(async () => {
-    await aws?.stop();
-    await moto.reset();
-    aws = await deploy(stack, moto);
-    network = await Network.create(aws.clients.ec2);
+    network = await Network.create(env.aws.clients.ec2);
   });
 
   const findingEvents = (events: DeliveredEvent[]) => events.filter((e) => e['detail-type'] === 'Karpenter Finding');
@@ -40,12 +30,12 @@ describe('a subnet runs dry', () => {
     const [dryFree, roomyFree] = [await network.freeIps(dry), await network.freeIps(roomy)];
     expect(dryFree).toBe(0);
 
-    const invocation = await aws
+    const invocation = await env.aws
       .fn('Analyzer')
-      .invoke(delivery(aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT }));
+      .invoke(delivery(env.aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT }));
 
     expect(invocation).toMatchObject({ ok: true });
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     expect(notices).toHaveLength(1);
     const finding = notices[0]!.document!;
     expect(finding).toMatchObject({ rule: 'subnet-ip-exhaustion', status: 'open', cluster: 'prod' });
@@ -54,7 +44,7 @@ describe('a subnet runs dry', () => {
     expect(saysOf(text, dry)).toEqual(expect.arrayContaining([expect.stringMatching(standalone(dryFree))]));
     expect(saysOf(text, roomy)).toEqual(expect.arrayContaining([expect.stringMatching(standalone(roomyFree))]));
 
-    const events = findingEvents(await aws.events.take());
+    const events = findingEvents(await env.aws.events.take());
     expect(events).toHaveLength(1);
     expect(events[0]!.resources).toEqual(
       expect.arrayContaining([
@@ -68,15 +58,15 @@ describe('a subnet runs dry', () => {
   it('sends nothing when the same delivery comes again', async () => {
     const dry = await network.subnet('10.0.1.0/28', `${REGION}a`, discovery);
     await network.exhaust(dry);
-    const event = delivery(aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT });
-    expect(await aws.fn('Analyzer').invoke(event)).toMatchObject({ ok: true });
-    expect(await aws.notices.take()).toHaveLength(1);
-    expect(findingEvents(await aws.events.take())).toHaveLength(1);
+    const event = delivery(env.aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT });
+    expect(await env.aws.fn('Analyzer').invoke(event)).toMatchObject({ ok: true });
+    expect(await env.aws.notices.take()).toHaveLength(1);
+    expect(findingEvents(await env.aws.events.take())).toHaveLength(1);
 
-    expect(await aws.fn('Analyzer').invoke(event)).toMatchObject({ ok: true });
+    expect(await env.aws.fn('Analyzer').invoke(event)).toMatchObject({ ok: true });
 
-    expect(await aws.notices.take()).toEqual([]);
-    expect(await aws.events.take()).toEqual([]);
+    expect(await env.aws.notices.take()).toEqual([]);
+    expect(await env.aws.events.take()).toEqual([]);
   });
 
   it('escalates once when a second subnet of the same incident runs dry', async () => {
@@ -85,35 +75,38 @@ describe('a subnet runs dry', () => {
     await network.exhaust(first);
     await network.exhaust(second);
     const t0 = Date.now();
-    const analyzer = aws.fn('Analyzer');
-    await analyzer.invoke(delivery(aws, logGroup, [subnetExhaustionLine(first)], { owner: ACCOUNT, startMs: t0 }), {
+    const analyzer = env.aws.fn('Analyzer');
+    await analyzer.invoke(delivery(env.aws, logGroup, [subnetExhaustionLine(first)], { owner: ACCOUNT, startMs: t0 }), {
       at: t0,
     });
-    const [opened] = await aws.notices.take();
-    await aws.events.take();
+    const [opened] = await env.aws.notices.take();
+    await env.aws.events.take();
 
     // Past the suppression window of the example configuration (5 minutes), new lines name the second subnet.
     const later = t0 + 6 * 60_000;
     const lines = [subnetExhaustionLine(second, 'default-k2x8p'), subnetExhaustionLine(first, 'default-q7m2d')];
     const again = await analyzer.invoke(
-      delivery(aws, logGroup, lines, { owner: ACCOUNT, startMs: later, firstId: 100 }),
+      delivery(env.aws, logGroup, lines, { owner: ACCOUNT, startMs: later, firstId: 100 }),
       { at: later },
     );
 
     expect(again).toMatchObject({ ok: true });
-    const notices = await aws.notices.take();
+    const notices = await env.aws.notices.take();
     expect(notices).toHaveLength(1);
     const escalation = notices[0]!.document!;
     expect(escalation.findingId).toBe(opened!.document!.findingId);
     expect(escalation.status).toBe('ongoing');
     expect((escalation.entities as { subnets: string[] }).subnets).toEqual(expect.arrayContaining([first, second]));
-    expect(findingEvents(await aws.events.take())).toHaveLength(1);
+    expect(findingEvents(await env.aws.events.take())).toHaveLength(1);
 
     // The same lines once more, a minute later: within the suppression window, nothing new to tell.
-    await analyzer.invoke(delivery(aws, logGroup, lines, { owner: ACCOUNT, startMs: later + 60_000, firstId: 200 }), {
-      at: later + 60_000,
-    });
-    expect(await aws.notices.take()).toEqual([]);
+    await analyzer.invoke(
+      delivery(env.aws, logGroup, lines, { owner: ACCOUNT, startMs: later + 60_000, firstId: 200 }),
+      {
+        at: later + 60_000,
+      },
+    );
+    expect(await env.aws.notices.take()).toEqual([]);
   });
 });
 
