@@ -1,24 +1,22 @@
 import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client, EC2ServiceException } from '@aws-sdk/client-ec2';
+import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2ServiceException } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { PublishCommand } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { findingIdOf } from '../../lambdas/core/aggregate';
-import type { Finding } from '../../lambdas/core/finding';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';
-import { testClients, testObservability, testSettings } from '../support/aws';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { testSettings } from '../support/aws';
+import { useHandlerHarness } from '../support/handler-harness';
 
-const ec2 = mockClient(EC2Client);
-const sns = mockClient(SNSClient);
-const events = mockClient(EventBridgeClient);
+const aws = useHandlerHarness();
+const { ec2, sns, events } = aws;
 const eks = mockClient(EKSClient);
 const autoScaling = mockClient(AutoScalingClient);
 const serviceQuotas = mockClient(ServiceQuotasClient);
@@ -47,26 +45,11 @@ const subnet = (id: string, zone: string, free: number, cidr = '10.0.32.0/24') =
   Tags: [{ Key: 'karpenter.sh/discovery', Value: 'prod' }],
 });
 
-let dynamo: LocalDynamo;
-let tableName: string;
 let clock: number;
 
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.stop();
-});
-
-beforeEach(async () => {
-  for (const mock of [ec2, sns, events, eks, autoScaling, serviceQuotas]) mock.reset();
-  tableName = await dynamo.createTable();
+beforeEach(() => {
+  for (const mock of [eks, autoScaling, serviceQuotas]) mock.reset();
   clock = T0;
-  sns.on(PublishCommand).resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000001' });
-  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
-    FailedEntryCount: 0,
-    Entries: input.Entries.map((_, index) => ({ EventId: `evt-${index}` })),
-  }));
   ec2.on(DescribeSubnetsCommand).resolves({
     Subnets: [
       subnet(SUBNET_A, 'eu-west-1a', 0),
@@ -88,28 +71,19 @@ beforeEach(async () => {
 });
 
 function deps(overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
-  return {
-    settings: testSettings(tableName),
-    clients: testClients(dynamo.doc),
-    ...testObservability(),
-    now: () => clock,
-    sleep: async () => undefined,
-    ...overrides,
-  };
+  return { ...aws.deps(testSettings(aws.tableName), () => clock), ...overrides };
 }
 
 /** Clusters quiet and loud, each tied to its deliveries by its log group. */
 const twoClusters = () => ({
-  ...testSettings(tableName),
+  ...testSettings(aws.tableName),
   clusters: ['quiet', 'loud'].map((name) => ({ name, logGroups: [`/aws/containerinsights/${name}/application`] })),
 });
 
 const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
 
-const published = (): Finding[] =>
-  sns.commandCalls(PublishCommand).map((call) => JSON.parse(JSON.parse(call.args[0].input.Message!).default));
-const eventEntries = (): PutEventsRequestEntry[] =>
-  events.commandCalls(PutEventsCommand).flatMap((call) => call.args[0].input.Entries ?? []);
+const published = () => aws.published();
+const eventEntries = () => aws.entries();
 
 describe('analyzer handler', () => {
   it('counts failure-shaped lines no rule knows in a metric and its log, and notifies nothing', async () => {
@@ -156,7 +130,7 @@ describe('analyzer handler', () => {
     }
 
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
-    const stored = await new IncidentStore(dynamo.doc, tableName).get(
+    const stored = await new IncidentStore(aws.dynamo.doc, aws.tableName).get(
       findingIdOf('prod', 'subnet-ip-exhaustion', undefined),
     );
     expect(stored?.occurrences).toBe(1000);
@@ -272,7 +246,7 @@ describe('analyzer handler', () => {
     expect(redelivery.outcome).toBe('duplicate');
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 2);
     expect(eventEntries()).toHaveLength(1);
-    const stored = await new IncidentStore(dynamo.doc, tableName).get(
+    const stored = await new IncidentStore(aws.dynamo.doc, aws.tableName).get(
       findingIdOf('prod', 'subnet-ip-exhaustion', undefined),
     );
     expect(stored?.occurrences).toBe(1);
@@ -316,7 +290,7 @@ describe('analyzer handler', () => {
     const [notice] = published();
     expect(notice).toMatchObject({ rule: 'scheduling-insufficient-resources', occurrences: 31 });
     expect(JSON.parse(sns.commandCalls(PublishCommand)[1]!.args[0].input.Message!).email).toContain('31 occurrences');
-    const stored = await new IncidentStore(dynamo.doc, tableName).get(notice!.findingId);
+    const stored = await new IncidentStore(aws.dynamo.doc, aws.tableName).get(notice!.findingId);
     expect(stored?.occurrences).toBe(32);
   });
 
@@ -358,7 +332,7 @@ describe('analyzer handler', () => {
 
   it('names the cluster from the configured log group mapping, never from the filter name', async () => {
     const settings = {
-      ...testSettings(tableName),
+      ...testSettings(aws.tableName),
       clusters: [
         { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
         { name: 'payments', logGroups: ['/eks/payments/*'] },
@@ -395,7 +369,7 @@ describe('analyzer handler', () => {
     expect(metric).toHaveBeenCalledWith('UnmappedDeliveries', 'Count', 1);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 0);
     expect(events).toHaveReceivedCommandTimes(PutEventsCommand, 0);
-    const stored = await dynamo.doc.send(new ScanCommand({ TableName: tableName }));
+    const stored = await aws.dynamo.doc.send(new ScanCommand({ TableName: aws.tableName }));
     expect(stored.Items ?? []).toEqual([]);
   });
 

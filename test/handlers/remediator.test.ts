@@ -3,21 +3,21 @@ import {
   DescribeAutoScalingGroupsCommand,
   UpdateAutoScalingGroupCommand,
 } from '@aws-sdk/client-auto-scaling';
-import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
 import {
   DescribeClusterCommand,
   DescribeNodegroupCommand,
   EKSClient,
   UpdateNodegroupConfigCommand,
 } from '@aws-sdk/client-eks';
-import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import {
   GetServiceQuotaCommand,
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
   ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { PublishCommand } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { createHash } from 'node:crypto';
@@ -31,35 +31,21 @@ import type { RuleId } from '../../lambdas/core/rules';
 import type { Entities } from '../../lambdas/core/model';
 import { remediate, type RemediatorDeps } from '../../lambdas/handlers/remediator';
 import type { ClusterEntry } from '../../lambdas/shared/settings';
-import { ACCOUNT, REGION, testClients, testObservability, testSettings } from '../support/aws';
-import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { ACCOUNT, REGION, testSettings } from '../support/aws';
+import { useHandlerHarness } from '../support/handler-harness';
 
-const ec2 = mockClient(EC2Client);
+const aws = useHandlerHarness();
+const { ec2, sns, events } = aws;
 const eks = mockClient(EKSClient);
 const autoScaling = mockClient(AutoScalingClient);
 const serviceQuotas = mockClient(ServiceQuotasClient);
-const sns = mockClient(SNSClient);
-const events = mockClient(EventBridgeClient);
 
-let dynamo: LocalDynamo;
-let tableName: string;
 let clock: number;
 
-beforeAll(async () => {
-  dynamo = await startDynalite();
-});
-afterAll(async () => {
-  await dynamo.stop();
-});
-beforeEach(async () => {
-  for (const mock of [ec2, eks, autoScaling, serviceQuotas, sns, events]) mock.reset();
-  tableName = await dynamo.createTable();
+beforeEach(() => {
+  // EC2 answers only what a test asks of it here.
+  for (const mock of [ec2, eks, autoScaling, serviceQuotas]) mock.reset();
   clock = Date.parse('2026-11-28T03:00:00Z');
-  sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
-  events.on(PutEventsCommand).callsFake((input: { Entries: PutEventsRequestEntry[] }) => ({
-    FailedEntryCount: 0,
-    Entries: input.Entries.map((_, i) => ({ EventId: `e${i}` })),
-  }));
   autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [] });
   eks
     .on(DescribeClusterCommand)
@@ -76,13 +62,8 @@ const CONTEXT = { invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:funct
 const PROD: ClusterEntry = { name: 'prod', systemNodegroup: 'system' };
 
 function deps(remediation: Partial<RemediationSettings>, clusters: ClusterEntry[] = [PROD]): RemediatorDeps {
-  return {
-    settings: { ...testSettings(tableName), clusters, remediation: { ...OFF, ...remediation } },
-    clients: testClients(dynamo.doc),
-    ...testObservability(),
-    now: () => clock,
-    sleep: async () => undefined,
-  };
+  const settings = { ...testSettings(aws.tableName), clusters, remediation: { ...OFF, ...remediation } };
+  return aws.deps(settings, () => clock);
 }
 
 /** A finding id as the analyzer makes them (24 hex characters), from a label. */
@@ -102,7 +83,7 @@ async function findingEvent(
   const findingId = idOf(label);
   const incident = { findingId, cluster, rule, occurrences: 3, entities, evidence: [] };
   if (stored) {
-    await new IncidentStore(dynamo.doc, tableName).record(
+    await new IncidentStore(aws.dynamo.doc, aws.tableName).record(
       [{ incident, severity: 'high' }],
       'b1',
       clock,
@@ -374,7 +355,7 @@ describe('remediator: a forged Finding event', () => {
 
   it('refuses a finding whose incident was resolved', async () => {
     const event = await unschedulable();
-    const store = new IncidentStore(dynamo.doc, tableName);
+    const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
     const state = (await store.get(event.detail.findingId))!;
     await store.putIfVersion({ ...state, status: 'resolved', version: state.version + 1 }, state.version);
 
