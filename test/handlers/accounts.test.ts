@@ -4,16 +4,13 @@ import { findingIdOf } from '../../lambdas/core/aggregate';
 import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { ACCOUNT, testSettings } from '../support/aws';
-import { useHandlerHarness } from '../support/handler-harness';
+import { ANALYZER_CONTEXT, useHandlerHarness } from '../support/handler-harness';
 
 const aws = useHandlerHarness();
 
 const SPOKE = '444455556666';
 const SUBNET = 'subnet-0a1b2c3d4e5f60718';
-const context = {
-  invokedFunctionArn: `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:karpenter-doctor-analyzer`,
-  getRemainingTimeInMillis: () => 60_000,
-};
+const context = ANALYZER_CONTEXT;
 
 const deps = (): AnalyzerDeps =>
   aws.deps(

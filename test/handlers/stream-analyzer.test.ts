@@ -5,8 +5,8 @@ import type { Finding } from '../../lambdas/core/finding';
 import { analyzeDocument, handler, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { analyzeStream } from '../../lambdas/handlers/stream-analyzer';
 import { awslogsEvent, controlMessageEvent, kinesisEvent, subnetExhaustionLine } from '../support/awslogs';
-import { ACCOUNT, testSettings } from '../support/aws';
-import { findingOf, useHandlerHarness } from '../support/handler-harness';
+import { testSettings } from '../support/aws';
+import { ANALYZER_CONTEXT, findingOf, useHandlerHarness } from '../support/handler-harness';
 import { settingsFileFor } from '../support/settings-file';
 
 const aws = useHandlerHarness();
@@ -14,10 +14,7 @@ const { sns } = aws;
 
 const ACCOUNTS = ['444455556666', '555566667777', '666677778888'] as const;
 const SUBNET = 'subnet-0a1b2c3d4e5f60718';
-const context = {
-  invokedFunctionArn: `arn:aws:lambda:eu-west-1:${ACCOUNT}:function:karpenter-doctor-analyzer`,
-  getRemainingTimeInMillis: () => 60_000,
-};
+const context = ANALYZER_CONTEXT;
 
 /** Each spoke account lists its own cluster prod, with the same log group name (config: clusters by account). */
 const deps = (): AnalyzerDeps =>

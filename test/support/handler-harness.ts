@@ -5,8 +5,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import type { Finding } from '../../lambdas/core/finding';
 import type { FunctionDeps } from '../../lambdas/shared/invocation';
-import { testClients, testObservability } from './aws';
+import { ACCOUNT, REGION, testClients, testObservability } from './aws';
 import { startDynalite, type LocalDynamo } from './dynalite';
+
+/** The invocation context of the analyzer in the home account, with a minute left. */
+export const ANALYZER_CONTEXT = {
+  invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:karpenter-doctor-analyzer`,
+  getRemainingTimeInMillis: () => 60_000,
+};
 
 /** The finding (or digest) of one SNS publish: the `default` message of the JSON message structure. */
 export const findingOf = (input: PublishCommandInput): Finding =>
