@@ -162,9 +162,14 @@ const subscriptionsSchema = z.strictObject({
   exclude: z
     .array(z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }))
     .default([]),
+  /** The account policy's one pattern for every log group, checked as a cluster's is. */
   filterPattern: z
-    .string()
-    .max(1024, { error: 'expected a filter pattern of at most 1,024 characters (CloudWatch Logs limit)' })
+    .string({ error: 'expected a CloudWatch Logs filter pattern, as a string' })
+    .superRefine((pattern, context) => {
+      for (const problem of filterPatternProblems(pattern)) {
+        context.addIssue({ code: 'custom', input: pattern, message: `the account policy's filter pattern ${problem}` });
+      }
+    })
     .optional(),
 });
 

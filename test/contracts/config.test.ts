@@ -122,6 +122,10 @@ describe('parseConfig', () => {
       },
       'config.clusters[0].filterPattern = "?ERROR": expected no filter pattern per cluster with subscriptions.mode "account-policy"',
     ],
+    [
+      { ...minimal, subscriptions: { mode: 'account-policy', filterPattern: '{ $.level = "error"' } },
+      'config.subscriptions.filterPattern = "{ $.level = \\"error\\"": the account policy\'s filter pattern starts a JSON pattern with "{" but does not end with "}"',
+    ],
   ])('rejects %j naming the key, the value and what is allowed', (document, expected) => {
     expect(messageOf(document)).toContain(expected);
   });
