@@ -14,8 +14,8 @@
  * cache miss once the rest of the pipeline had run: the same scan cost several times more in the
  * pipeline than alone.
  *
- * Built on first use, in typed arrays only (no array per state): a cold start pays for it once, on
- * the first text it scans. A transition into a state where some pattern ends is stored as its
+ * Built on first use, in typed arrays only (no array per state, and rows only for the shallow
+ * states): a cold start pays for it once, on the first text it scans. A transition into a state where some pattern ends is stored as its
  * complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
  * without another lookup when to collect outputs.
  */
@@ -125,81 +125,100 @@ export class SubstringMatcher {
     const symbols = this.symbols;
     let capacity = 1;
     for (const pattern of this.patterns) capacity += pattern.length;
-    // Trie edges first (0 means no edge: the root is nobody's child), then every missing transition
-    // filled breadth-first from the failure state's row, which is complete by then. States are
-    // numbered as created, so each pattern's own states follow one another.
-    const next = new Int32Array(capacity << shift);
-    const output = new Int32Array(capacity);
-    const sameEnd = new Int32Array(this.patterns.length);
+    // The trie, its edges as lists of siblings (no table: only the shallow states get rows, below).
+    // States are numbered as created, so each pattern's own states follow one another.
+    const firstChild = new Int32Array(capacity);
+    const nextSibling = new Int32Array(capacity);
     const parent = new Int32Array(capacity);
     const symbolOf = new Uint8Array(capacity);
+    const output = new Int32Array(capacity);
+    const sameEnd = new Int32Array(this.patterns.length);
+    const childOf = (state: number, symbol: number): number => {
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+        if (symbolOf[child] === symbol) return child;
+      }
+      return 0;
+    };
     let states = 1;
     this.patterns.forEach((pattern, index) => {
       let state = 0;
       for (let i = 0; i < pattern.length; i++) {
         const symbol = symbols[pattern.charCodeAt(i)]!;
-        const slot = (state << shift) | symbol;
-        let child = next[slot]!;
+        let child = childOf(state, symbol);
         if (child === 0) {
-          next[slot] = child = states++;
+          child = states++;
           parent[child] = state;
           symbolOf[child] = symbol;
+          nextSibling[child] = firstChild[state]!;
+          firstChild[state] = child;
         }
         state = child;
       }
       sameEnd[index] = output[state]!;
       output[state] = index + 1;
     });
+    // Failure and dictionary links breadth-first: a state's failure is the state its parent's failure
+    // goes to on its symbol (following failures while there is no such edge).
     const fail = new Int32Array(states);
     const dictionary = new Int32Array(states);
     const accepting = new Uint8Array(states);
     const depth = new Int32Array(states);
     const queue = new Int32Array(states);
-    let tail = 0;
-    for (let symbol = 0; symbol < width; symbol++) {
-      const child = next[symbol]!;
-      if (child !== 0) queue[tail++] = child;
-    }
+    let tail = 1;
     for (let head = 0; head < tail; head++) {
       const state = queue[head]!;
-      const failure = fail[state]!;
-      depth[state] = depth[parent[state]!]! + 1;
-      dictionary[state] = output[failure]! > 0 ? failure : dictionary[failure]!;
-      accepting[state] = output[state]! > 0 || dictionary[state]! > 0 ? 1 : 0;
-      const row = state << shift;
-      const failureRow = failure << shift;
-      for (let symbol = 0; symbol < width; symbol++) {
-        const child = next[row | symbol]!;
-        if (child === 0) {
-          next[row | symbol] = next[failureRow | symbol]!;
-        } else {
-          fail[child] = next[failureRow | symbol]!;
-          queue[tail++] = child;
+      if (state !== 0) {
+        const failure = fail[state]!;
+        dictionary[state] = output[failure]! > 0 ? failure : dictionary[failure]!;
+        accepting[state] = output[state]! > 0 || dictionary[state]! > 0 ? 1 : 0;
+      }
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+        depth[child] = depth[state]! + 1;
+        if (state !== 0) {
+          let from = fail[state]!;
+          let target = childOf(from, symbolOf[child]!);
+          while (target === 0 && from !== 0) {
+            from = fail[from]!;
+            target = childOf(from, symbolOf[child]!);
+          }
+          fail[child] = target;
         }
+        queue[tail++] = child;
       }
     }
     // Renumbered: the shallow states first, breadth-first (their rows are all a scan usually reads),
     // then the deep ones in creation order (a pattern's run is read in order).
     const renumbered = new Int32Array(states);
-    let dense = 1;
-    for (let head = 0; head < tail; head++)
+    let dense = 0;
+    for (let head = 0; head < tail; head++) {
       if (depth[queue[head]!]! <= this.denseDepth) renumbered[queue[head]!] = dense++;
+    }
     let deepCount = 0;
-    for (let state = 1; state < states; state++)
+    for (let state = 1; state < states; state++) {
       if (depth[state]! > this.denseDepth) renumbered[state] = dense + deepCount++;
+    }
     const encoded = (target: number) => (accepting[target] === 1 ? ~renumbered[target]! : renumbered[target]!);
+    // Complete rows of the shallow states, breadth-first: a missing edge goes where the failure's
+    // (shallower, so complete) row goes.
+    const rows = new Int32Array(dense << shift);
     const table = states < 0x8000 ? new Int16Array(dense << shift) : new Int32Array(dense << shift);
+    for (let head = 0; head < tail; head++) {
+      const state = queue[head]!;
+      const index = renumbered[state]!;
+      if (index >= dense) continue;
+      const row = index << shift;
+      if (state !== 0)
+        rows.set(rows.subarray(renumbered[fail[state]!]! << shift, (renumbered[fail[state]!]! + 1) << shift), row);
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!)
+        rows[row | symbolOf[child]!] = child;
+      for (let symbol = 0; symbol < width; symbol++) table[row | symbol] = encoded(rows[row | symbol]!);
+    }
     const newOutput = new Int32Array(states);
     const newDictionary = new Int32Array(states);
     for (let state = 0; state < states; state++) {
       const index = renumbered[state]!;
       newOutput[index] = output[state]!;
       newDictionary[index] = renumbered[dictionary[state]!]!;
-      if (index < dense) {
-        const from = state << shift;
-        const to = index << shift;
-        for (let symbol = 0; symbol < width; symbol++) table[to | symbol] = encoded(next[from | symbol]!);
-      }
     }
     // A deep state's trie edges, grouped by state (counted, then placed), and its failure link.
     const edges = new Int32Array(deepCount + 1);
