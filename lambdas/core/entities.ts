@@ -99,12 +99,9 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
   // evictions` (unquoted in v0.32); v1.8+ says `pdb prevents pod evictions (PodDisruptionBudget=[ns/name])`
   // (below). A word after "PDB" without a slash is prose: "PDB is", "violates a PDB of the pod".
   ['pdbs', /\bpdb \\?"?([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/gi, 1, ['pdb ']],
-  [
-    'pdbs',
-    /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g,
-    1,
-    ['poddisruptionbudget'],
-  ],
+  // v1.8+ lists every blocking PDB in one bracket, as Go prints a slice: `PodDisruptionBudget(s)=[ns/a ns/b]`;
+  // the whole list is captured and split into its names (PDB_LIST).
+  ['pdbs', /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9 ,/.-]{0,1000})\]/g, 1, ['poddisruptionbudget']],
   [
     'quotas',
     /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
@@ -213,7 +210,14 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const value = match[group];
-      if (value) found.push([kind, normalise(kind, value)]);
+      if (!value) continue;
+      if (kind !== 'pdbs') found.push([kind, normalise(kind, value)]);
+      else {
+        for (const pdb of value.split(/[ ,]+/)) {
+          const name = normalise(kind, pdb);
+          if (PDB_NAME.test(name)) found.push([kind, name]);
+        }
+      }
     }
   }
   if (gates.has(ASSUMED_ROLE_GATE)) {
@@ -245,6 +249,9 @@ export const ENTITY_GATES: readonly string[] = [
 /** The gates as one automaton, built on first use (case ignored). */
 let entityGatesMemo: SubstringMatcher | undefined;
 const entityGates = (): SubstringMatcher => (entityGatesMemo ??= new SubstringMatcher(ENTITY_GATES));
+
+/** One `namespace/name` of a PDB list: a bracket may also hold prose or a name without its namespace. */
+const PDB_NAME = /^[a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}$/;
 
 const ASSUMED_ROLE_GATE = ':assumed-role/';
 const ASSUMED_ROLE = /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g;

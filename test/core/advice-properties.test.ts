@@ -309,7 +309,7 @@ const PROPERTIES: Property[] = [
       if (sample.rule !== 'consolidation-blocked') return undefined;
       const text = sample.evidence.map((e) => e.message).join('\n');
       const named = [
-        ...[...text.matchAll(/PodDisruptionBudget=\[([^\]\s]+)\]/g)].map((m) => m[1]!),
+        ...[...text.matchAll(/PodDisruptionBudget(?:\(s\))?=\[([^\]]+)\]/g)].flatMap((m) => m[1]!.split(/[\s,]+/)),
         ...[...text.matchAll(/\bPod=([a-z0-9-]+\/[a-z0-9.-]+[a-z0-9])/g)].map((m) => m[1]!),
         ...(sample.entities.pdbs ?? []).filter((pdb) => pdb.includes('/')),
       ];

@@ -105,7 +105,11 @@ describe('PDB names', () => {
     ['can\'t drain node, PDB "shop/checkout" is blocking evictions', ['shop/checkout']],
     ["can't drain node, PDB shop/checkout is blocking evictions", ['shop/checkout']],
     ['Pdb prevents pod evictions (PodDisruptionBudget=[shop/checkout])', ['shop/checkout']],
-    ['Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[shop/a shop/b])', ['shop/a']],
+    // Every PDB of the list is named, not only the first (Go prints a slice space-separated).
+    ['Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[shop/a shop/b])', ['shop/a', 'shop/b']],
+    ['pdb prevents pod evictions (PodDisruptionBudget=[shop/a shop/b shop/c.v2])', ['shop/a', 'shop/b', 'shop/c.v2']],
+    // A list entry without its namespace is not a PDB name.
+    ['pdb prevents pod evictions (PodDisruptionBudget=[checkout])', []],
     // Prose after "PDB": never a name.
     ['evicting pod shop/checkout-7d9f8c6b5d-x2z4q violates a PDB', []],
     ['The PDB is blocking the drain of the node', []],
