@@ -99,6 +99,13 @@ const CONTROLLER_RULES = new Set<RuleId>([
   'aws-api-unreachable',
 ]);
 
+/** The rules whose advice is about named subnets running out: the live free addresses lead (issue 18). */
+const SUBNET_FACT_RULES = new Set<RuleId>([
+  'subnet-ip-exhaustion',
+  'prefix-delegation-fragmentation',
+  'subnet-ip-headroom-low',
+]);
+
 /** The rules whose advice leads with the specific cause (issue 18): every scheduling reason, and disruption. */
 const LEAD_CAUSE_RULES = new Set<RuleId>([...SCHEDULING_LEAD_ORDER, 'consolidation-blocked']);
 
@@ -324,6 +331,27 @@ const PROPERTIES: Property[] = [
         )
       )
         return 'the first step is not one to take now on the blocker';
+      return undefined;
+    },
+  },
+  {
+    name: 'live subnet facts in the lead cause',
+    check(sample) {
+      if (!SUBNET_FACT_RULES.has(sample.rule)) return undefined;
+      const { diagnosis } = sample.advice;
+      for (const id of sample.entities.subnets ?? []) {
+        const free = sample.context.subnets?.find((s) => s.subnetId === id)?.availableIps;
+        if (free === undefined) {
+          if (!new RegExp(`${id}[^.]*\\bunknown\\b`).test(diagnosis)) return `${id}: unknown free addresses, unsaid`;
+        } else if (!new RegExp(`${id}[^;.]*\\b${free}\\b`).test(diagnosis)) {
+          return `${id}: its ${free} free addresses are not stated`;
+        }
+      }
+      if (
+        sample.rule === 'prefix-delegation-fragmentation' &&
+        !/free \/28 blocks (left )?is unknown|\d+ free \/28/.test(diagnosis)
+      )
+        return 'the free /28 blocks are neither counted nor said to be unknown';
       return undefined;
     },
   },

@@ -328,7 +328,11 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
   ],
   'node-disk-pressure': [{ entities: { nodes: ['ip-10-0-1-7.us-west-2.compute.internal'], nodeclasses: ['default'] } }],
   'windows-ipam-not-enabled': [{ entities: { pods: ['win/iis-6b7c8d9f5b-abcde'] } }],
-  'prefix-delegation-fragmentation': [{ entities: { subnets: ['subnet-0783288fba3453a60'] }, context: SUBNETS }],
+  'prefix-delegation-fragmentation': [
+    { entities: { subnets: ['subnet-0783288fba3453a60'] }, context: SUBNETS },
+    // Fragmented: 180 addresses free, yet no free /28.
+    { entities: { subnets: ['subnet-0aa11bb22cc33dd44'] }, context: SUBNETS },
+  ],
   'subnet-ip-headroom-low': [{ entities: { subnets: ['subnet-0f9e8d7c6b5a40312'] }, context: SUBNETS }],
 };
 

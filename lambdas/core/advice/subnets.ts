@@ -19,9 +19,15 @@ export function roomElsewhere(facts: SubnetFacts[], failing: string[]): string {
 /** Free IPs below which a subnet is not worth pointing at: one node with a handful of pods takes more. */
 const ROOMY_SUBNET_IPS = 32;
 
-export function describeSubnetFacts(facts: SubnetFacts[]): string {
+/**
+ * ` (subnet: free of total free, trend; …)` from the live facts; a named subnet without facts is said
+ * to be unknown rather than left out, so the reader knows to read it first.
+ */
+export function describeSubnetFacts(facts: SubnetFacts[], named: readonly string[] = []): string {
   const known = facts.filter((s) => s.availableIps !== undefined);
-  if (known.length === 0) return '';
+  const unknown = named.filter((id) => !known.some((s) => s.subnetId === id));
+  const unknownPart = unknown.length ? [`${unknown.join(', ')}: free addresses unknown, no live subnet facts`] : [];
+  if (known.length === 0) return unknownPart.length ? ` (${unknownPart[0]})` : '';
   const parts = known
     .slice(0, 6)
     .map(
@@ -31,5 +37,5 @@ export function describeSubnetFacts(facts: SubnetFacts[]): string {
           ? `, about ${s.hoursToExhaustion} h left at ${Math.abs(s.ipsPerHour)} fewer an hour`
           : ''),
     );
-  return ` (${parts.join('; ')})`;
+  return ` (${[...parts, ...unknownPart].join('; ')})`;
 }

@@ -36,7 +36,7 @@ export default defineRule({
       diagnosis:
         `Karpenter cannot launch nodes because subnet${subnets.length > 1 ? 's' : ''} ${subnets.length ? f.list('subnets') : 'of the cluster'} ` +
         `${subnets.length > 1 ? 'have' : 'has'} no free IP addresses left` +
-        `${describeSubnetFacts(subnets.length ? facts.filter((s) => subnets.includes(s.subnetId)) : facts)}. ` +
+        `${describeSubnetFacts(subnets.length ? facts.filter((s) => subnets.includes(s.subnetId)) : facts, subnets)}. ` +
         `The subnet CIDR is used up by nodes and, with the VPC CNI, by pod IPs.${roomElsewhere(facts, subnets)}`,
       remediation: [
         {

@@ -20,7 +20,7 @@ export default defineRule({
     return {
       diagnosis:
         `${low.length > 1 ? 'Subnets' : 'The subnets'} Karpenter launches into ${low.length ? `(${f.list('subnets')}) ` : ''}` +
-        `are running low on free IP addresses${describeSubnetFacts(shown)}. New nodes and pods will fail with ` +
+        `are running low on free IP addresses${describeSubnetFacts(shown, low)}. New nodes and pods will fail with ` +
         `InsufficientFreeAddressesInSubnet once they run out.${roomElsewhere(facts, low)}`,
       remediation: subnetIpExhaustion.diagnose(f).remediation,
       docs: [DOCS.vpcCidrs, DOCS.customNetworking],
