@@ -335,6 +335,21 @@ const PROPERTIES: Property[] = [
     },
   },
   {
+    name: 'the shell passes every argument as written',
+    check(sample) {
+      // Outside quotes, a shell globs * ? [ ] (zsh fails "no matches found"), eats a backslash
+      // (`labels.node\.kubernetes\.io` reaches kubectl unescaped) and splits {a,b}.
+      for (const command of commandsOf(sample)) {
+        const bare = command
+          .replace(/'[^']*'/g, "''")
+          .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+          .replace(/<[^<>\s]*>/g, 'X');
+        if (/[*?[\]\\]|\{[^}]*,[^}]*\}/.test(bare)) return `unquoted shell characters: ${command}`;
+      }
+      return undefined;
+    },
+  },
+  {
     name: 'live subnet facts in the lead cause',
     check(sample) {
       if (!SUBNET_FACT_RULES.has(sample.rule)) return undefined;

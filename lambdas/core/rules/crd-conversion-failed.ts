@@ -42,7 +42,7 @@ export default defineRule({
           title: 'See which versions the CRDs serve and store, and where their conversion points',
           detail: 'Read-only. Each CRD must serve the version the controller uses and keep every stored version.',
           commands: [
-            'kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o custom-columns=NAME:.metadata.name,SERVED:.spec.versions[*].name,STORED:.status.storedVersions,CONVERSION:.spec.conversion.strategy',
+            "kubectl get crd nodepools.karpenter.sh nodeclaims.karpenter.sh ec2nodeclasses.karpenter.k8s.aws -o 'custom-columns=NAME:.metadata.name,SERVED:.spec.versions[*].name,STORED:.status.storedVersions,CONVERSION:.spec.conversion.strategy'",
             "kubectl get crd nodepools.karpenter.sh -o jsonpath='{.spec.conversion.webhook.clientConfig.service}'",
             `kubectl -n ${namespace} get service,endpoints -l app.kubernetes.io/name=karpenter`,
           ],

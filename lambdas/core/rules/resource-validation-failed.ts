@@ -73,7 +73,7 @@ export default defineRule({
         detail:
           'kubectl explain shows the fields and rules of the installed version; a server-side dry run validates a change without applying it. Manifests written for another Karpenter version (v1beta1 fields, restricted labels or tags, too many requirements) are the usual cause.',
         commands: [
-          'kubectl get crd ec2nodeclasses.karpenter.k8s.aws nodepools.karpenter.sh -o custom-columns=NAME:.metadata.name,VERSIONS:.spec.versions[*].name',
+          "kubectl get crd ec2nodeclasses.karpenter.k8s.aws nodepools.karpenter.sh -o 'custom-columns=NAME:.metadata.name,VERSIONS:.spec.versions[*].name'",
           'kubectl apply --dry-run=server -f <manifest.yaml>',
         ],
       },

@@ -94,7 +94,7 @@ export default defineRule({
           : 'Find who sets it: a NodePool (spec.template.spec.taints, or startupTaints that a DaemonSet should remove), a managed node group, or kubectl taint by hand. Remove it there; a NodePool template change is drift and replaces every node of the pool (within its disruption budgets).',
         commands: [
           TAINTS_BY_NODEPOOL,
-          `kubectl get nodes -o custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints --no-headers${taint ? ` | grep ${shellArg(taintKey(taint))}` : ''}`,
+          `kubectl get nodes -o 'custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints' --no-headers${taint ? ` | grep ${shellArg(taintKey(taint))}` : ''}`,
           // One command per key and effect: `dedicated=gpu` and `dedicated=non-gpu` are both removed by `dedicated-`.
           ...new Set(custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`)),
         ],
