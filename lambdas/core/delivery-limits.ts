@@ -19,3 +19,16 @@ export const DEFAULT_LIMITS: DeliveryLimits = {
   maxIncidentsPerDelivery: DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery,
   concurrency: 8,
 };
+
+/** Time kept back from the function timeout for publishing after the enrichment. */
+export const PUBLISH_RESERVE_MS = 10_000;
+/** The least time the enrichment gets, however little is left: a finding with no live state helps less. */
+export const MIN_ENRICH_BUDGET_MS = 1_000;
+
+/**
+ * How long the enrichment of one delivery may take: the configured budget, cut so that publishing
+ * still has PUBLISH_RESERVE_MS of the invocation's remaining time, never under MIN_ENRICH_BUDGET_MS.
+ */
+export function enrichBudgetMs(configuredMs: number, remainingMs: number): number {
+  return Math.max(MIN_ENRICH_BUDGET_MS, Math.min(configuredMs, remainingMs - PUBLISH_RESERVE_MS));
+}

@@ -3,6 +3,7 @@ import { BatchBusyError, IncidentStore } from '../adapters/incident-store';
 import type { Incident } from '../core/aggregate';
 import { severityOf } from '../core/rules';
 import { boundIncidents, memberOf } from '../core/digest';
+import { enrichBudgetMs } from '../core/delivery-limits';
 import { errorMessage } from '../core/error-message';
 import { dueOf } from '../core/lifecycle';
 import { batchIdOf, type SubscriptionDocument } from '../core/subscription-payload';
@@ -14,9 +15,6 @@ import { PublishError, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 import { enrichersOf, notifierOf } from './wiring';
-
-/** Time kept back from the function timeout for publishing after the enrichment. */
-const PUBLISH_RESERVE_MS = 10_000;
 
 export function createClients(): AwsClients {
   return lazyAwsClients();
@@ -84,7 +82,7 @@ export async function recordAndNotify(
       scope,
       account: document.owner || scope?.account,
     });
-    const budget = Math.max(1_000, Math.min(settings.enrichBudgetMs, remaining - PUBLISH_RESERVE_MS));
+    const budget = enrichBudgetMs(settings.enrichBudgetMs, remaining);
     const { findings, failures, notices, digests } = await notifier.notify(due, budget, new Map(), {
       members: overflow.map((incident) => memberOf(incident, 'untracked')),
       logGroup: document.logGroup,
