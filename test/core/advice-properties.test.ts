@@ -350,6 +350,18 @@ const PROPERTIES: Property[] = [
     },
   },
   {
+    name: 'no fixed resource request over an unread one',
+    check(sample) {
+      // A fixed --set …resources.requests.cpu=1 lowers a controller that already asks for more: the
+      // advice reads the current request and asks for a value above it.
+      for (const command of commandsOf(sample)) {
+        const fixed = /--set \S*resources\.requests\.(cpu|memory)=(\d\S*)/.exec(command);
+        if (fixed) return `a fixed ${fixed[1]} request of ${fixed[2]} can lower the current one: ${command}`;
+      }
+      return undefined;
+    },
+  },
+  {
     name: 'live subnet facts in the lead cause',
     check(sample) {
       if (!SUBNET_FACT_RULES.has(sample.rule)) return undefined;

@@ -44,10 +44,13 @@ export default defineRule({
         },
         {
           title: 'Give the controller room',
-          detail: `Raise the CPU request of the controller (controller.resources in the chart) and check API server health. ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
+          detail:
+            "Check API server health, then raise the controller's CPU request (controller.resources in the chart) above the one it has now: the first command shows its requests and limits (the chart's example is 1 CPU; a fixed value can be lower than yours). With a CPU limit, raise the limit to at least the new request too, or the upgrade is rejected. " +
+            `${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
           commands: [
+            `kubectl -n ${ns} get deployment ${shellArg(where.deployment)} -o jsonpath='{.spec.template.spec.containers[0].resources}{"\\n"}'`,
             "kubectl get --raw='/readyz?verbose'",
-            ...helmSet(where, { 'controller.resources.requests.cpu': 1 }).slice(1),
+            ...helmSet(where, { 'controller.resources.requests.cpu': '<cpu-above-current>' }).slice(1),
           ],
         },
       ],
