@@ -258,6 +258,8 @@ const PROPERTIES: Property[] = [
       ) {
         return 'the EBS CSI driver without its IAM role';
       }
+      if (/volumeSize/.test(text) && !/xvdb/.test(text))
+        return "a node disk size without Bottlerocket's data volume (its root holds only the OS)";
       if (sample.rule === 'in-tree-storage-plugin' && !/Retain/.test(text))
         return 'PVs recreated without setting Retain first';
       if (/simulate-principal-policy/.test(commands) && !/context-entries|tag condition|conditions/i.test(text)) {

@@ -26,26 +26,34 @@ export default defineRule({
     // `NodeHasNoDiskPressure`, `DiskPressure False`, `Status: True -> False` say the opposite (classify.ts).
     conditions: [{ type: 'diskpressure' }],
   },
-  diagnose: (f) => ({
-    diagnosis:
-      `Nodes${f.where('nodes', '')} are short of disk: image garbage collection cannot free enough space, and the ` +
-      `kubelet evicts pods. The root volume of the EC2NodeClass is too small for the images in use.`,
-    remediation: [
-      {
-        title: 'See the disk pressure on the node',
-        detail: 'Check the DiskPressure condition and the images it holds.',
-        commands: [`kubectl describe node ${f.first('nodes', '<node-name>')}`],
-      },
-      {
-        title: 'Give nodes a larger root volume',
-        detail:
-          'Raise blockDeviceMappings[].ebs.volumeSize in the EC2NodeClass; new nodes get the larger disk.' +
-          `\n${DRIFT_NOTE}`,
-        commands: [`kubectl edit ec2nodeclass ${f.first('nodeclasses', '<ec2nodeclass-name>')}`],
-      },
-    ],
-    docs: [DOCS.nodePressure, DOCS.karpenterNodeClasses],
-  }),
+  diagnose: (f) => {
+    const nodeclass = f.first('nodeclasses', '<ec2nodeclass-name>');
+    return {
+      diagnosis:
+        `Nodes${f.where('nodes', '')} are short of disk: image garbage collection cannot free enough space, and the ` +
+        `kubelet evicts pods. The volume of the EC2NodeClass that holds images and pods is too small for the images in use.`,
+      remediation: [
+        {
+          title: 'See the disk pressure on the node',
+          detail: 'Check the DiskPressure condition and the images it holds.',
+          commands: [`kubectl describe node ${f.first('nodes', '<node-name>')}`],
+        },
+        {
+          title: 'Give nodes a larger volume for images and pods',
+          detail:
+            'Raise blockDeviceMappings[].ebs.volumeSize in the EC2NodeClass above its current value (the first command shows the mappings and the AMI family) on the volume that holds images and pods: ' +
+            'the root /dev/xvda on AL2 and AL2023, /dev/sda1 on Windows, but the data volume /dev/xvdb on Bottlerocket, whose root holds only the OS (growing it frees nothing). ' +
+            'New nodes get the larger disk.' +
+            `\n${DRIFT_NOTE}`,
+          commands: [
+            `kubectl get ec2nodeclass ${nodeclass} -o jsonpath='{.spec.amiSelectorTerms}{"\\n"}{.spec.blockDeviceMappings}{"\\n"}'`,
+            `kubectl edit ec2nodeclass ${nodeclass}`,
+          ],
+        },
+      ],
+      docs: [DOCS.nodePressure, DOCS.karpenterNodeClasses],
+    };
+  },
   examples: {
     fires: [
       {
