@@ -260,6 +260,8 @@ const PROPERTIES: Property[] = [
       }
       if (/volumeSize/.test(text) && !/xvdb/.test(text))
         return "a node disk size without Bottlerocket's data volume (its root holds only the OS)";
+      if (/Server 2025|10\.0\.26100/.test(text) && !/windows2025@latest/.test(text))
+        return "Windows Server 2025 without Karpenter's windows2025 alias";
       if (sample.rule === 'in-tree-storage-plugin' && !/Retain/.test(text))
         return 'PVs recreated without setting Retain first';
       if (/simulate-principal-policy/.test(commands) && !/context-entries|tag condition|conditions/i.test(text)) {

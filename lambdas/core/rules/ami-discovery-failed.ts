@@ -35,8 +35,8 @@ export default defineRule({
     return {
       diagnosis:
         `The EC2NodeClass${f.where('nodeclasses', '')} resolves to no AMI: its alias or SSM parameter has no value ` +
-        `for this Region, Kubernetes version or architecture (AL2 aliases end with EKS 1.33, Windows 2025 starts with ` +
-        `1.35), or its selector terms match no image the account can see. The EC2NodeClass is not ready and its ` +
+        `for this Region, Kubernetes version or architecture (EKS publishes no AL2 AMI after 1.32, so Karpenter refuses AL2 aliases ` +
+        `from 1.33; windows2025 needs 1.35 or later), or its selector terms match no image the account can see. The EC2NodeClass is not ready and its ` +
         `NodePools launch nothing.`,
       remediation: [
         {

@@ -40,7 +40,7 @@ export default defineRule({
         {
           title: 'See the Windows builds of the nodes',
           detail:
-            'Nodes carry their build in the node.kubernetes.io/windows-build label: 10.0.17763 is Windows Server 2019, 10.0.20348 Server 2022, 10.0.26100 Server 2025. The EC2NodeClass amiSelectorTerms (alias windows2019@latest, windows2022@latest, or a Server 2025 AMI by id or tag) decide which build Karpenter launches.',
+            'Nodes carry their build in the node.kubernetes.io/windows-build label: 10.0.17763 is Windows Server 2019, 10.0.20348 Server 2022, 10.0.26100 Server 2025. The EC2NodeClass amiSelectorTerms (alias windows2019@latest, windows2022@latest or windows2025@latest; Server 2025 needs Karpenter v1.9 or later and EKS 1.35 or later) decide which build Karpenter launches.',
           commands: ['kubectl get nodes -l kubernetes.io/os=windows -L node.kubernetes.io/windows-build'],
         },
         changeTemplateStep(
