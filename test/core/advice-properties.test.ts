@@ -366,6 +366,17 @@ const PROPERTIES: Property[] = [
     },
   },
   {
+    name: 'no placeholder for the region the finding names',
+    check(sample) {
+      const region = sample.advice.remediation
+        .flatMap((step) => step.commands)
+        .map((c) => / --region (\S+)/.exec(c)?.[1])
+        .find(Boolean);
+      const wrong = region && commandsOf(sample).find((c) => c.includes('<region>'));
+      return wrong ? `<region> where the region is ${region}: ${wrong}` : undefined;
+    },
+  },
+  {
     name: 'live subnet facts in the lead cause',
     check(sample) {
       if (!SUBNET_FACT_RULES.has(sample.rule)) return undefined;

@@ -98,8 +98,8 @@ export default defineRule({
           detail:
             'Interface endpoints per service (repeat for each missing one), and the S3 gateway on the route tables of the node subnets.',
           commands: [
-            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Interface --service-name com.amazonaws.<region>.sts --subnet-ids <subnet-id> --security-group-ids <security-group-id> --private-dns-enabled${f.region}`,
-            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Gateway --service-name com.amazonaws.<region>.s3 --route-table-ids <route-table-id>${f.region}`,
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Interface --service-name com.amazonaws.${f.input.region ? shellArg(f.input.region) : '<region>'}.sts --subnet-ids <subnet-id> --security-group-ids <security-group-id> --private-dns-enabled${f.region}`,
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Gateway --service-name com.amazonaws.${f.input.region ? shellArg(f.input.region) : '<region>'}.s3 --route-table-ids <route-table-id>${f.region}`,
           ],
         },
         {

@@ -41,7 +41,7 @@ export default defineRule({
           detail: 'Only the EventBridge rules for Karpenter should target the queue.',
           commands: [
             `aws sqs get-queue-url --queue-name ${queue}${f.region}`,
-            `aws events list-rule-names-by-target --target-arn arn:aws:sqs:<region>:<account>:${queue}${f.region}`,
+            `aws events list-rule-names-by-target --target-arn arn:aws:sqs:${f.input.region ? shellArg(f.input.region) : '<region>'}:<account>:${queue}${f.region}`,
           ],
         },
         {
