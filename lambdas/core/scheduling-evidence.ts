@@ -149,7 +149,11 @@ export function requestedResources(lines: readonly string[]): Record<string, str
 
 /** What blocks a disruption, by the reason Karpenter gives (pkg/controllers/disruption, state/statenode.go). */
 export type DisruptionBlocker =
-  | { kind: 'pdb'; pdbs: string[] }
+  /**
+   * `overlapping`: the pod is covered by more than one PDB, which the eviction API refuses whatever
+   * they allow (state/statenode.go 'eviction does not support multiple PDBs').
+   */
+  | { kind: 'pdb'; pdbs: string[]; overlapping?: true }
   | { kind: 'pod-annotation'; pods: string[] }
   | { kind: 'node-annotation' }
   | { kind: 'budget'; reason?: string }
@@ -174,7 +178,11 @@ export function disruptionBlockers(lines: readonly string[]): DisruptionBlocker[
     pdbs.add(match[1]!);
   }
   if (pdbs.size || lower.includes('prevents pod evictions') || lower.includes("violate the pod's disruption budget")) {
-    found.push({ kind: 'pdb', pdbs: [...pdbs] });
+    found.push(
+      lower.includes('does not support multiple pdbs') || lower.includes('more than one poddisruptionbudget')
+        ? { kind: 'pdb', pdbs: [...pdbs], overlapping: true }
+        : { kind: 'pdb', pdbs: [...pdbs] },
+    );
   }
   if (lower.includes('do-not-disrupt" annotation') || lower.includes('do-not-evict')) {
     if (/disruption is blocked through the \\?"karpenter\.sh\/do-not-disrupt\\?" annotation/i.test(text)) {

@@ -326,6 +326,15 @@ const PROPERTIES: Property[] = [
       ];
       const missing = named.filter((name) => !sample.advice.diagnosis.includes(name));
       if (missing.length) return `${missing.join(', ')} block disruption, unnamed`;
+      if (/does not support multiple PDBs/i.test(text)) {
+        // Overlapping PDBs: no PDB "allows no eviction"; each one's selector is what to read.
+        if (/allows no eviction/.test(sample.advice.diagnosis)) return 'overlapping PDBs blamed on allowed disruptions';
+        const unread = named.filter(
+          (pdb) =>
+            !sample.advice.remediation[0]?.commands.some((c) => c.includes(pdb.split('/')[1]!) && /selector/.test(c)),
+        );
+        if (unread.length) return `the selectors of ${unread.join(', ')} are not read first`;
+      }
       const first = sample.advice.remediation[0];
       if (
         named.length &&

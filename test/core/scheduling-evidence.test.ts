@@ -68,7 +68,7 @@ describe('disruptionBlockers', () => {
     ['Pdb prevents pod evictions (PodDisruptionBudget=[shop/api-pdb]).', { kind: 'pdb', pdbs: ['shop/api-pdb'] }],
     [
       'Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[shop/a shop/b]).',
-      { kind: 'pdb', pdbs: ['shop/a', 'shop/b'] },
+      { kind: 'pdb', pdbs: ['shop/a', 'shop/b'], overlapping: true },
     ],
     ['pdb "payments/payments-api" prevents pod evictions', { kind: 'pdb', pdbs: ['payments/payments-api'] }],
     [

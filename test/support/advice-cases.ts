@@ -220,6 +220,17 @@ export const ADVICE_CASES: Partial<Record<RuleId, AdviceCase[]>> = {
       evidence: ['Normal DisruptionBlocked: Pdb prevents pod evictions (PodDisruptionBudget=[shop/checkout-pdb]).'],
     },
     {
+      entities: {
+        nodes: ['ip-10-0-1-7.us-west-2.compute.internal'],
+        nodepools: ['default'],
+        pdbs: ['shop/checkout-pdb', 'shop/checkout-all'],
+      },
+      // Two PDBs select one pod: the eviction API refuses it whatever they allow (v1.14.1 state/statenode.go).
+      evidence: [
+        'Normal DisruptionBlocked: Eviction does not support multiple PDBs (PodDisruptionBudget(s)=[shop/checkout-pdb shop/checkout-all]).',
+      ],
+    },
+    {
       entities: { nodes: ['ip-10-0-1-7.us-west-2.compute.internal'], nodepools: ['default'], pods: [deployPod] },
       evidence: [`Normal DisruptionBlocked: Pod has "karpenter.sh/do-not-disrupt" annotation (Pod=${deployPod}).`],
     },

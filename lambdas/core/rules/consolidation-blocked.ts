@@ -151,6 +151,9 @@ const DISRUPTION_YAML = `spec:
 function leadCause(lead: DisruptionBlocker | undefined, pdbs: string[], annotated: string[], pods: string[]): string {
   switch (lead?.kind) {
     case 'pdb':
+      if (lead.overlapping) {
+        return `${pdbs.length ? `PodDisruptionBudgets ${pdbs.join(', ')}` : 'more than one PodDisruptionBudget'} select the same pod: the eviction API refuses a pod that more than one PDB covers, whatever they allow, so it cannot be moved until only one does.`;
+      }
       return pdbs.length
         ? `PodDisruptionBudget ${pdbs.join(', ')} allows no eviction now, so the pods it covers cannot be moved.`
         : 'a PodDisruptionBudget allows no eviction now, so the pods it covers cannot be moved.';
@@ -191,6 +194,18 @@ function nowStep(
   pool: string,
   podSpec: string,
 ): RemediationStep {
+  if (lead?.kind === 'pdb' && lead.overlapping) {
+    const named = (pdbs.length ? pdbs : ['<namespace>/<pdb-name>']).slice(0, 4);
+    return {
+      title: 'Do this now: see which pods the overlapping PodDisruptionBudgets both select',
+      detail:
+        'Eviction works only for a pod that one PDB covers. Narrow the selector of one PDB, or delete the redundant one, so each pod has a single PDB; raising their allowed disruptions does not help.',
+      commands: named.map((pdb) => {
+        const [namespace, name] = pdb.split('/') as [string, string];
+        return `kubectl -n ${shellArg(namespace)} get pdb ${shellArg(name)} -o jsonpath='{.spec.selector}{"\\n"}'`;
+      }),
+    };
+  }
   if (lead?.kind === 'pdb') {
     const [namespace, name] = (pdbs[0] ?? '<namespace>/<pdb-name>').split('/') as [string, string];
     return {
