@@ -5,18 +5,15 @@
  * character whatever the number of patterns — about three times faster on Karpenter logs (npm run
  * bench).
  *
- * The automaton is a hybrid, for the cache. The shallow states (the first `denseDepth` characters of
- * every pattern), where a scan spends nearly all its time, have complete rows of transitions: one
- * lookup per character, in a table of a few tens of kilobytes that stays in the processor's cache.
- * A deeper state, reached only while a text follows a pattern, keeps just its own edges (mostly one)
- * and its failure link, numbered along its pattern so a run is read in order. A complete table for
- * every state (1.5 MB for the classifier's 700 fragments) made each character of a text a likely
- * cache miss once the rest of the pipeline had run: the same scan cost several times more in the
- * pipeline than alone.
+ * Every state has a complete row of transitions by default: one lookup per character. A state
+ * can instead keep just its own edges and its failure link (`denseDepth`: rows only for states that
+ * close to the root), which makes the table small; measured on an idle machine that costs more per
+ * character than it saves (the prefilter's pass over healthy lines 26 ms with rows to depth 3, 18 ms
+ * with every row), so it is kept for the tests, which exercise both kinds of state.
  *
- * Built on first use, in typed arrays only (no array per state, and rows only for the shallow
- * states): a cold start pays for it once, on the first text it scans. A transition into a state where some pattern ends is stored as its
- * complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
+ * Built on first use, in typed arrays only (no array per state; the trie as lists of siblings, not
+ * a table): a cold start pays for it once, on the first text it scans. A transition into a state
+ * where some pattern ends is stored as its complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
  * without another lookup when to collect outputs.
  */
 export class SubstringMatcher {
@@ -27,8 +24,8 @@ export class SubstringMatcher {
 
   constructor(
     readonly patterns: readonly string[],
-    /** States this close to the root get complete rows (tests lower it to exercise the deep states). */
-    private readonly denseDepth = 3,
+    /** States this close to the root get complete rows (every state by default; tests lower it). */
+    private readonly denseDepth = Infinity,
   ) {
     let next = 1;
     for (const pattern of patterns) {
