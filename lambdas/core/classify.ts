@@ -7,7 +7,7 @@ import {
   TRUE_IS_FAILING,
 } from './conditions';
 import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
-import { PREFILTER_FRAGMENTS, WORTH_PARSING_FRAGMENTS } from './prefilter.generated';
+import { PREFILTER_FRAGMENTS } from './prefilter.generated';
 import type { Entities, LogRecord, Signal } from './model';
 import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
@@ -144,14 +144,20 @@ export const fragments = (): readonly string[] => tables().fragments;
  * fragments (`prefilter`, for `mayClassify`), and of those and the failure markers (`worthParsing`).
  * Deriving them (and the tables they come from) cost the first record of a cold start more than the
  * import of the whole analyzer, so the functions use the same lists generated at build time
- * (prefilter.generated.ts, `npm run generate:prefilter`; a test fails when they differ from these).
+ * (prefilter.generated.ts holds the telling fragments' forms, `npm run generate:prefilter`; a test fails
+ * when they differ from these).
  */
 export function prefilterLists(): { prefilter: string[]; worthParsing: string[] } {
-  const { telling } = tables();
-  return {
-    prefilter: [...new Set(telling.flatMap(rawForms))],
-    worthParsing: [...new Set([...telling, ...FAILURE_MARKERS].flatMap(rawForms))],
-  };
+  const prefilter = [...new Set(tables().telling.flatMap(rawForms))];
+  return { prefilter, worthParsing: withFailureMarkers(prefilter) };
+}
+
+/**
+ * `fragments` and every raw form of the failure markers: what `worthParsing` looks for. Only the
+ * telling fragments' forms are generated; the markers are few and cheap to expand.
+ */
+function withFailureMarkers(fragments: readonly string[]): string[] {
+  return [...new Set([...fragments, ...FAILURE_MARKERS.flatMap(rawForms)])];
 }
 
 /** Every raw form of the fragments the prefilter looks for (case-insensitively). */
@@ -182,7 +188,7 @@ const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
  */
 export function worthParsing(raw: string): boolean {
   return (
-    (worthParsingMatcher ??= new SubstringMatcher(WORTH_PARSING_FRAGMENTS)).test(raw) ||
+    (worthParsingMatcher ??= new SubstringMatcher(withFailureMarkers(PREFILTER_FRAGMENTS))).test(raw) ||
     isKlogError(raw) ||
     raw.startsWith('Warning ')
   );
@@ -196,7 +202,7 @@ export function worthParsing(raw: string): boolean {
 export function worthParsingOrPlacement(raw: string): boolean {
   return (
     (parseOrPlaceMatcher ??= new SubstringMatcher([
-      ...new Set([...WORTH_PARSING_FRAGMENTS, ...PLACEMENT_MARKERS]),
+      ...new Set([...withFailureMarkers(PREFILTER_FRAGMENTS), ...PLACEMENT_MARKERS]),
     ])).test(raw) ||
     isKlogError(raw) ||
     raw.startsWith('Warning ')
