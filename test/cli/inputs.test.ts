@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { runCli } from '../support/cli';
+import { failedSchedulingEvent } from '../support/kube-events';
 import { ROOT } from '../helpers';
 
 const CONTROLLER_LOG = readFileSync(join(ROOT, 'examples', 'karpenter-controller.log'));
@@ -150,16 +151,9 @@ describe('karpenter-doctor analyze inputs', () => {
 
   it('counts a Kubernetes event shipped in two files at counts 31 and 32 once, as 32, and one scheduler event as one finding', async () => {
     // One FailedScheduling Event whose message gives two causes (cpu and a taint): one finding, not two.
-    const event = (count: number) =>
-      JSON.stringify({
-        metadata: { name: 'web-7d4b9c6f5d-x2x9k.17a1b2c3d4e5f6a7', namespace: 'shop', uid: 'b1946ac9-2b4f-4c2e' },
-        involvedObject: { kind: 'Pod', namespace: 'shop', name: 'web-7d4b9c6f5d-x2x9k' },
-        reason: 'FailedScheduling',
-        type: 'Warning',
-        message:
-          '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
-        count,
-      });
+    const message =
+      '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: batch}, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
+    const event = (count: number) => failedSchedulingEvent(count, { message });
     const morning = write('events/morning.jsonl', `${event(31)}\n`);
     const noon = write('events/noon.jsonl', `${event(30)}\n${event(32)}\n`);
 

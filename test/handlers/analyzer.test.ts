@@ -14,6 +14,7 @@ import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testSettings } from '../support/aws';
 import { useHandlerHarness } from '../support/handler-harness';
+import { failedSchedulingEvent } from '../support/kube-events';
 
 const aws = useHandlerHarness();
 const { ec2, sns, events } = aws;
@@ -255,16 +256,7 @@ describe('analyzer handler', () => {
   it('counts a Kubernetes event at count 31, then 32 in a later delivery, as 32 occurrences, notified once', async () => {
     // The event exporter ships each update of one Event (same uid, count rising) as it happens.
     const failedScheduling = (count: number) =>
-      JSON.stringify({
-        metadata: { name: 'web-7d4b9c6f5d-x2x9k.17a1b2c3d4e5f6a7', namespace: 'shop', uid: 'b1946ac9-2b4f-4c2e' },
-        involvedObject: { kind: 'Pod', namespace: 'shop', name: 'web-7d4b9c6f5d-x2x9k' },
-        reason: 'FailedScheduling',
-        type: 'Warning',
-        message:
-          '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
-        count,
-        lastTimestamp: `2026-11-28T02:${count}:00Z`,
-      });
+      failedSchedulingEvent(count, { lastTimestamp: `2026-11-28T02:${count}:00Z` });
     sns
       .on(PublishCommand)
       .rejectsOnce(new Error('KMS key is disabled'))
