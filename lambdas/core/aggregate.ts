@@ -3,6 +3,7 @@ import { incidentKeyOf, isPerWorkload } from './incident-key';
 import { severityOf, type RuleId } from './rules';
 import type { Entities, EntityKind, LogRecord, Signal } from './model';
 import { sanitizeLine } from './sanitize';
+import { isoOf } from './timestamp';
 
 /** Evidence lines kept per incident. */
 export const MAX_EVIDENCE = 3;
@@ -168,7 +169,7 @@ export class Aggregator {
       if (!summaries.includes(signal.record.summary)) {
         // Bounded: distinct summaries can share a message (cut at the same length) without end.
         if (summaries.length < 16) summaries.push(signal.record.summary);
-        const evidence = evidenceOf(signal.record, time === undefined ? undefined : new Date(time).toISOString());
+        const evidence = evidenceOf(signal.record, time === undefined ? undefined : isoOf(time));
         if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
       }
     }
@@ -214,7 +215,7 @@ export class Aggregator {
     const eventCounts = this.eventCountsOf(incident.findingId);
     return {
       ...incident,
-      ...(seen && { firstSeen: new Date(seen.first).toISOString(), lastSeen: new Date(seen.last).toISOString() }),
+      ...(seen && { firstSeen: isoOf(seen.first), lastSeen: isoOf(seen.last) }),
       entities: toEntities(this.entitySets.get(incident.findingId)!),
       evidence: [...incident.evidence],
       ...(incident.causes && { causes: [...incident.causes] }),
@@ -287,11 +288,7 @@ function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
 
 /** When a record was written, in epoch ms: its own time, else when CloudWatch received it. */
 export function timeOf(record: LogRecord): number | undefined {
-  if (record.time) {
-    const parsed = Date.parse(record.time);
-    if (!Number.isNaN(parsed)) return parsed;
-  }
-  return record.origin.timestampMs || undefined;
+  return record.timeMs ?? (record.origin.timestampMs || undefined);
 }
 
 function evidenceOf(record: LogRecord, timestamp: string | undefined): Evidence {

@@ -94,8 +94,11 @@ export interface LogRecord {
   text: string;
   /** A one-line human summary used as evidence (not yet sanitised). */
   summary: string;
-  /** ISO-8601 time from the record itself, when it has one. */
-  time?: string;
+  /**
+   * When the record says it was written, in epoch milliseconds (lambdas/core/timestamp.ts): read once
+   * by the parser, rendered as ISO-8601 only in findings.
+   */
+  timeMs?: number;
   level?: string;
   logger?: string;
   /** Structured fields of a zap record (JSON or console), untouched. */

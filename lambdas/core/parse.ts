@@ -1,5 +1,6 @@
 import { isObject, tryJson } from './json';
 import type { EventInfo, LogRecord, ObjectRef, RecordOrigin } from './model';
+import { epochMsOf, parseTimestamp } from './timestamp';
 
 /**
  * Turns one log message — a CloudWatch event or a line of a local file — into a LogRecord, whatever envelopes
@@ -179,7 +180,7 @@ function fromZapConsole(
     format: 'zap-console',
     text: joinText([message, error]),
     summary: error ? `${message}: ${error}` : message,
-    time,
+    timeMs: time === undefined ? undefined : parseTimestamp(time),
     level,
     logger,
     fields,
@@ -237,7 +238,7 @@ function fromJsonObject(
       format: 'zap-json',
       text,
       summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
-      time: timeOf(value.time ?? value.ts),
+      timeMs: epochMsOf(value.time ?? value.ts),
       level: typeof value.level === 'string' ? value.level.toUpperCase() : undefined,
       logger: typeof value.logger === 'string' ? value.logger : undefined,
       fields: value,
@@ -304,8 +305,10 @@ function fromEventObject(
   const eventName = firstString(metadata.name);
   if (eventName) event.name = `${firstString(metadata.namespace) ?? ''}/${eventName}`;
   const message = firstString(value.message, value.eventMessage, value.note) ?? '';
-  const time = timeOf(value.lastTimestamp ?? value.eventTime ?? value.firstTimestamp ?? metadata.creationTimestamp);
-  return eventRecord(event, message, origin, time, source, 'k8s-event');
+  const timeMs = epochMsOf(
+    value.lastTimestamp ?? value.eventTime ?? value.firstTimestamp ?? metadata.creationTimestamp,
+  );
+  return eventRecord(event, message, origin, timeMs, source, 'k8s-event');
 }
 
 /**
@@ -327,7 +330,7 @@ function eventRecord(
   event: EventInfo,
   message: string,
   origin: RecordOrigin,
-  time: string | undefined,
+  timeMs: number | undefined,
   source: ObjectRef | undefined,
   format: 'k8s-event' | 'kubectl-event-row',
 ): LogRecord {
@@ -336,7 +339,7 @@ function eventRecord(
     format,
     text: joinText([reason, message]),
     summary: reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message,
-    time,
+    timeMs,
     level: event.type === 'Warning' ? 'WARN' : 'INFO',
     fields: {},
     event,
@@ -413,16 +416,6 @@ const RESOURCE_KINDS: Readonly<Record<string, string>> = {
 
 const kindFromResource = (resource: string): string =>
   RESOURCE_KINDS[resource.toLowerCase().split('.')[0]!] ?? resource;
-
-function timeOf(value: unknown): string | undefined {
-  if (typeof value === 'number' && Number.isFinite(value)) {
-    const ms = value < 1e11 ? value * 1000 : value;
-    const date = new Date(ms);
-    return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
-  }
-  if (typeof value === 'string' && value.length <= 40) return value;
-  return undefined;
-}
 
 function firstString(...values: unknown[]): string | undefined {
   for (const value of values) if (typeof value === 'string') return value;

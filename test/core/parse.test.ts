@@ -18,7 +18,7 @@ describe('parseMessage', () => {
       format: 'zap-json',
       level: 'ERROR',
       logger: 'controller',
-      time: '2024-08-21T12:03:10.958Z',
+      timeMs: Date.parse('2024-08-21T12:03:10.958Z'),
     });
     expect(record.text).toBe('Reconciler error | missing required startup taint, karpenter.sh/unregistered');
     expect(record.fields.NodeClaim).toEqual({ name: 'default-v64qz' });
@@ -42,7 +42,7 @@ describe('parseMessage', () => {
       format: 'zap-json',
       level: 'INFO',
       text: 'Successfully requested 1 nodes',
-      time: '2021-02-01T18:48:55.409Z',
+      timeMs: Date.parse('2021-02-01T18:48:55.409Z'),
     });
   });
 
@@ -54,7 +54,7 @@ describe('parseMessage', () => {
       format: 'zap-console',
       level: 'ERROR',
       logger: 'controller.controller.provisioning',
-      time: '2022-02-16T17:58:09.522Z',
+      timeMs: Date.parse('2022-02-16T17:58:09.522Z'),
     });
     expect(record.text).toBe('Reconciler error | no subnets matched selector map[karpenter.sh/discovery:test]');
   });
@@ -114,7 +114,7 @@ describe('parseMessage', () => {
     );
     expect(record).toMatchObject({
       format: 'k8s-event',
-      time: '2024-03-25T12:38:11Z',
+      timeMs: Date.parse('2024-03-25T12:38:11Z'),
       text: 'FailedScheduling | 0/3 nodes are available: 3 Insufficient cpu.',
     });
     expect(record.event).toEqual({

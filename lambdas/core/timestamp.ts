@@ -1,0 +1,113 @@
+/**
+ * Record times as numbers (epoch milliseconds) from the parser on: read once per record, compared as
+ * numbers, rendered as ISO-8601 only where a finding shows one (its first and last seen, its
+ * evidence). `Date.parse` on every record and a `toISOString` to turn an epoch `ts` into a string
+ * that was parsed again cost more than the aggregation around them (npm run bench, filtered stream).
+ */
+
+/**
+ * The epoch milliseconds of a record's time field: a number is epoch seconds (zap's `ts`) or, from
+ * 1e11 on, milliseconds; a string is read as `Date.parse` reads it. Undefined for anything else,
+ * for a time no Date can hold, and for a string longer than 40 characters (no timestamp is).
+ */
+export function epochMsOf(value: unknown): number | undefined {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    const ms = value < 1e11 ? value * 1000 : value;
+    // What `new Date(ms)` keeps (TimeClip): whole milliseconds, within ±8.64e15; `+ 0` turns -0 into 0.
+    return Math.abs(ms) <= MAX_TIME ? Math.trunc(ms) + 0 : undefined;
+  }
+  if (typeof value === 'string' && value.length <= 40) return parseTimestamp(value);
+  return undefined;
+}
+
+const MAX_TIME = 8.64e15;
+
+/**
+ * `Date.parse(text)`, undefined where that is NaN. The form every emitter here writes
+ * (`2024-08-21T12:03:10.958Z`, RFC 3339 with `Z` or an offset, up to nine digits of fraction) is
+ * read digit by digit; anything else, or a field out of its range (which Date.parse reads in ways of
+ * its own: February 30th is March 1st), goes to Date.parse itself. A property test compares both.
+ */
+export function parseTimestamp(text: string): number | undefined {
+  const fast = rfc3339Ms(text);
+  if (fast !== undefined) return fast;
+  const parsed = Date.parse(text);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/** Epoch ms of `YYYY-MM-DDTHH:MM:SS[.f{1,9}](Z|±HH:MM)` with every field in range, else undefined. */
+function rfc3339Ms(text: string): number | undefined {
+  const length = text.length;
+  if (length < 20 || length > 35) return undefined;
+  if (
+    text.charCodeAt(4) !== 45 || // -
+    text.charCodeAt(7) !== 45 ||
+    text.charCodeAt(10) !== 84 || // T
+    text.charCodeAt(13) !== 58 || // :
+    text.charCodeAt(16) !== 58
+  ) {
+    return undefined;
+  }
+  const year = digits(text, 0, 4);
+  const month = digits(text, 5, 2);
+  const day = digits(text, 8, 2);
+  const hour = digits(text, 11, 2);
+  const minute = digits(text, 14, 2);
+  const second = digits(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  let at = 19;
+  let ms = 0;
+  if (text.charCodeAt(at) === 46) {
+    // A fraction: its first three digits are the milliseconds, the rest is cut (as Date.parse does).
+    const start = ++at;
+    while (at < length && isDigit(text.charCodeAt(at))) at++;
+    const count = at - start;
+    if (count < 1 || count > 9) return undefined;
+    for (let i = 0; i < 3; i++) ms = ms * 10 + (i < count ? text.charCodeAt(start + i) - 48 : 0);
+  }
+  let offset = 0;
+  const zone = text.charCodeAt(at);
+  if (zone === 90 && at + 1 === length) {
+    offset = 0; // Z
+  } else if ((zone === 43 || zone === 45) && at + 6 === length && text.charCodeAt(at + 3) === 58) {
+    const offsetHours = digits(text, at + 1, 2);
+    const offsetMinutes = digits(text, at + 4, 2);
+    if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return undefined;
+    offset = (zone === 43 ? 1 : -1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  } else {
+    return undefined;
+  }
+  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms - offset;
+}
+
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/** The number `count` decimal digits at `start` spell, or -1 when one is not a digit. */
+function digits(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let i = start; i < start + count; i++) {
+    const code = text.charCodeAt(i);
+    if (!isDigit(code)) return -1;
+    value = value * 10 + code - 48;
+  }
+  return value;
+}
+
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const daysIn = (year: number, month: number): number => (month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!);
+
+/** Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** ISO-8601 of epoch milliseconds, for what a finding shows. */
+export const isoOf = (ms: number): string => new Date(ms).toISOString();
