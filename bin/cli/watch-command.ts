@@ -44,6 +44,8 @@ export async function watch(options: WatchOptions, io: Io): Promise<number> {
     cluster: where.cluster,
     onChange: follow.onChange,
     resolution: { windowMs: FOLLOW_RESOLUTION_WINDOW_MS, launches: true },
+    // Lines are cut from the chunks read (read-sources.ts): what is kept of a record must not pin them.
+    slicedMessages: true,
   });
   follow.attach(analyzer);
   io.stderr(

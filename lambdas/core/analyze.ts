@@ -60,6 +60,12 @@ export interface AnalyzerOptions {
   onChange?: ChangeListener;
   /** How held scheduling failures are released; by default at the end of the delivery (`finish`). */
   resolution?: ResolutionOptions;
+  /**
+   * The messages are slices of larger strings (the CLI's lines, cut from the chunks it reads): each
+   * kept record is parsed from a copy, so that what the analysis keeps of it holds no chunk alive
+   * (`Prefilter.copyKept`). Messages of a decoded delivery are strings of their own already.
+   */
+  slicedMessages?: boolean;
 }
 
 /**
@@ -96,6 +102,7 @@ export class StreamingAnalyzer {
     this.prefilter = {
       keep: launches ? (raw) => worthParsingOrPlacement(raw) || mayBeLaunchStep(raw) : worthParsingOrPlacement,
       skipped: 0,
+      copyKept: options.slicedMessages === true,
     };
   }
 
