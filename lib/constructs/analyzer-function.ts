@@ -46,6 +46,12 @@ export interface AnalyzerFunctionProps extends FunctionWiring {
 export const ANALYZER_LAZY_MODULES = ['analyzer-core', 'analyzer-aws', 'stream-analyzer'];
 
 /**
+ * What a batch without a finding runs, index.js and the classifier half, loads node:crypto only when
+ * it is called (a finding's id, Powertools' debug sampling): see `DEFERRED_CRYPTO`.
+ */
+export const ANALYZER_CRYPTO_ON_FIRST_USE = ['index', 'analyzer-core'];
+
+/**
  * The analyzer Lambda: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS
  * SDK inside, so what runs is what the tests ran. Its own log group with retention, reserved
  * concurrency, explicit asynchronous retry settings and an encrypted SQS on-failure destination that
@@ -65,6 +71,7 @@ export class AnalyzerFunction extends Construct {
     const lambda = bundledFunction(this, {
       handlerFile: 'analyzer.ts',
       lazyModules: ANALYZER_LAZY_MODULES,
+      cryptoOnFirstUse: ANALYZER_CRYPTO_ON_FIRST_USE,
       description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
       environment: wiringEnvironment(props, 'analyzer'),
       settings: props.settings,

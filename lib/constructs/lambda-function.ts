@@ -39,6 +39,13 @@ export interface LambdaFunctionProps {
    * @default none
    */
   readonly lazyModules?: readonly string[];
+  /**
+   * The bundles (`index`, or names of `lazyModules`) in which `node:crypto` loads on its first call
+   * rather than with the bundle (`DEFERRED_CRYPTO`): only bundles that run before the AWS SDK does,
+   * and that use no more of node:crypto than that file provides (a bundle that does fails to build).
+   * @default none
+   */
+  readonly cryptoOnFirstUse?: readonly string[];
 }
 
 /**
@@ -62,6 +69,11 @@ export function bundledFunction(
     description: props.description,
   });
   const lazy = lazyModulesOf(props);
+  for (const name of props.cryptoOnFirstUse ?? []) {
+    if (name !== 'index' && !lazy.some((module) => module.name === name)) {
+      throw new Error(`cryptoOnFirstUse: "${name}" is neither "index" nor one of the lazy modules`);
+    }
+  }
   const settingsSource = settingsFileOf(scope, props.settings);
   const fn = new NodejsFunction(scope, 'Function', {
     entry: join(ROOT, 'lambdas', 'handlers', props.handlerFile),
@@ -82,6 +94,10 @@ export function bundledFunction(
       ...BUNDLE_OPTIONS,
       bundleAwsSDK: true,
       forceDockerBundling: false,
+      // esbuild runs in the project root, where the alias's relative path resolves.
+      esbuildArgs: Object.fromEntries(
+        Object.entries(aliasesOf('index', props)).map(([from, to]) => ['--alias', `${from}=./${to}`]),
+      ),
       // A lazy module stays a `require('./<name>')` in index.js and is bundled beside it after.
       externalModules: lazy.map(({ name }) => `./${name}`),
       commandHooks: {
@@ -89,7 +105,7 @@ export function bundledFunction(
         beforeInstall: () => [],
         afterBundling: (inputDir, outputDir) => [
           ['cp', settingsSource, join(outputDir, SETTINGS_FILE)].map(shellQuote).join(' '),
-          ...lazy.map((module) => lazyBundleCommand(inputDir, outputDir, module, lazy)),
+          ...lazy.map((module) => lazyBundleCommand(inputDir, outputDir, module, lazy, aliasesOf(module.name, props))),
         ],
       },
     },
@@ -150,10 +166,12 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped.
  * Measured by `npm run bench -- cold` (docs/BENCHMARKS.md), import CPU of the analyzer's index.js
  * against an empty bundle, once its classifier, AWS and zod halves became files of their own (three
- * runs): unminified 5.35–5.41×, minified 4.79–4.97×, minified with a source map 8.3–8.8×, unminified
- * with one 9.8–9.9×. A source map costs on every cold start: with `--enable-source-maps` Node reads
- * and parses the map of each file as it loads. Minifying saves about 0.8 ms of a cold start that
- * costs about 90 ms through its first batch, and makes a stack trace unreadable without a map
+ * runs, before node:crypto was deferred): unminified 5.35–5.41×, minified 4.79–4.97×, minified with
+ * a source map 8.3–8.8×, unminified with one 9.8–9.9×; with node:crypto deferred (`DEFERRED_CRYPTO`,
+ * one run at load average 10): unminified 3.75×, minified 3.13×, with source maps 5.8× and 7.9×. A
+ * source map costs on every cold start: with `--enable-source-maps` Node reads and parses the map
+ * of each file as it loads. Minifying saves about 0.8 ms of a cold start that costs about 90 ms
+ * through its first batch, and makes a stack trace unreadable without a map
  * (`at a (index.js:1:48213)`); unminified without a map, a stack trace names the real functions at a
  * bundle line under a `// lambdas/core/<file>.ts` banner, at no cost. (Whitespace and syntax
  * minification alone, which keeps the names, measured within 0.1 ms of full minification: the
@@ -183,12 +201,32 @@ export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | '
   ];
 }
 
+/**
+ * `node:crypto` as a bundle listed in `cryptoOnFirstUse` sees it: a file (from the repository root)
+ * that looks its functions up on the first call. The Powertools Logger's `randomInt` import (debug
+ * log sampling) made every cold start load node:crypto, which a batch without a finding never calls.
+ * Measured by `npm run bench -- cold` against the bundle that loads it with index.js (the rejected
+ * row "node:crypto loaded with the bundle"): import 3.75× against 4.72× an empty bundle, 7.2 against
+ * 9.1 ms (load average 10); through a first batch without a finding, which does not load it
+ * either, 96.0 against 100.0 ms.
+ */
+export const DEFERRED_CRYPTO = join('lambdas', 'shared', 'deferred-crypto.ts');
+
+/** The esbuild aliases of one bundle (`index` or a lazy module's name): from import path to file. */
+export function aliasesOf(
+  bundle: string,
+  props: Pick<LambdaFunctionProps, 'cryptoOnFirstUse'>,
+): Record<string, string> {
+  return props.cryptoOnFirstUse?.includes(bundle) ? { 'node:crypto': DEFERRED_CRYPTO } : {};
+}
+
 /** The shell command that bundles a lazy module beside index.js, with the same options as it. */
 function lazyBundleCommand(
   inputDir: string,
   outputDir: string,
   module: LazyModule,
   lazy: readonly LazyModule[],
+  aliases: Record<string, string>,
 ): string {
   const name = module.name;
   return [
@@ -202,6 +240,7 @@ function lazyBundleCommand(
     '--log-level=warning',
     // Its own imports of other lazy modules (a cycle back to itself included) stay requires too.
     ...lazy.map((other) => `--external:./${other.name}`),
+    ...Object.entries(aliases).map(([from, to]) => `--alias:${from}=${join(inputDir, to)}`),
   ]
     .map(shellQuote)
     .join(' ');

@@ -37,13 +37,21 @@ describe('the bundled analyzer', () => {
     expect(readFileSync(join(dir, 'settings-schema.js'), 'utf8')).toContain('node_modules/zod/');
   });
 
+  it('loads node:crypto on first call in index.js and the classifier half, with the AWS half as it comes', () => {
+    for (const file of ['index.js', 'analyzer-core.js']) {
+      expect(readFileSync(join(dir, file), 'utf8')).not.toContain('require("node:crypto")');
+      expect(readFileSync(join(dir, file), 'utf8')).toContain('// lambdas/shared/deferred-crypto.ts');
+    }
+    expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).toContain('require("node:crypto")');
+  });
+
   it('bundles the settings beside index.js, where the environment points', () => {
     expect(variables.SETTINGS_FILE).toBe('settings.json');
     const settings = parseSettings(readFileSync(join(dir, variables.SETTINGS_FILE), 'utf8'), 'bundle');
     expect(settings.clusters.map((c) => c.name)).toEqual(['prod', 'staging']);
   });
 
-  it('handles a batch without an incident without loading the AWS half or zod', () => {
+  it('handles a batch without an incident without loading the AWS half, zod or node:crypto', () => {
     const event = awslogsEvent(['{"level":"INFO","message":"discovered subnets","subnets":["subnet-1"]}']);
     const script = `
       const { handler } = require(${JSON.stringify(join(dir, 'index.js'))});
@@ -51,8 +59,11 @@ describe('the bundled analyzer', () => {
         .then((result) => process.stdout.write(JSON.stringify({
           outcome: result.outcome,
           loaded: Object.keys(require.cache).filter((file) => /(analyzer-aws|settings-schema)\.js$/.test(file)).length,
+          crypto: process.moduleLoadList.includes('NativeModule crypto'),
         })));`;
-    const child = spawnSync(process.execPath, ['-e', script], {
+    // From stdin, not `-e`: Node 20 loads node:crypto before an `-e` script runs, as it does not for a file.
+    const child = spawnSync(process.execPath, ['-'], {
+      input: script,
       encoding: 'utf8',
       env: {
         PATH: process.env.PATH,
@@ -65,6 +76,6 @@ describe('the bundled analyzer', () => {
         SETTINGS_FILE: variables.SETTINGS_FILE,
       },
     });
-    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0 });
+    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0, crypto: false });
   });
 });

@@ -3,8 +3,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
+  aliasesOf,
   BUNDLE_OPTIONS,
   bundledFunction,
+  DEFERRED_CRYPTO,
   deadLetterQueue,
   grantPublishing,
   onFailureQueue,
@@ -65,6 +67,20 @@ describe('bundledFunction', () => {
 
   it('bundles CommonJS for Node.js 24, neither minified nor source-mapped', () => {
     expect(BUNDLE_OPTIONS).toEqual({ format: 'cjs', target: 'node24', minify: false, sourceMap: false });
+  });
+
+  it('aliases node:crypto to the deferred module in the bundles listed in cryptoOnFirstUse only', () => {
+    const props = { cryptoOnFirstUse: ['index', 'analyzer-core'] };
+    expect(aliasesOf('index', props)).toEqual({ 'node:crypto': DEFERRED_CRYPTO });
+    expect(aliasesOf('analyzer-core', props)).toEqual({ 'node:crypto': DEFERRED_CRYPTO });
+    expect(aliasesOf('analyzer-aws', props)).toEqual({});
+    expect(aliasesOf('index', {})).toEqual({});
+  });
+
+  it('refuses a cryptoOnFirstUse bundle that is neither index nor a lazy module', () => {
+    expect(() => synth({ cryptoOnFirstUse: ['analyzer-core'] })).toThrow(
+      'cryptoOnFirstUse: "analyzer-core" is neither "index" nor one of the lazy modules',
+    );
   });
 });
 
