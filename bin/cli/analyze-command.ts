@@ -51,7 +51,7 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
     onChange: follow?.onChange,
     // One process reads Karpenter's log and the events together: a launch resolves pending pods.
     resolution: { launches: true, ...(follow ? { windowMs: FOLLOW_RESOLUTION_WINDOW_MS } : {}) },
-    // Lines are cut from the 1 MiB chunks read (read-sources.ts): what is kept of a record (a held
+    // Lines are cut from the chunks read (read-sources.ts): what is kept of a record (a held
     // scheduling failure, an entity value) must not keep its chunk alive.
     slicedMessages: true,
   });

@@ -25,7 +25,7 @@ export interface Prefilter {
   skipped: number;
   /**
    * Parse a copy of each kept message, for messages cut from larger strings (the CLI's lines, sliced
-   * from 1 MiB chunks of a file): V8 keeps a slice's whole parent alive, so without the copy one
+   * from the chunks it reads): V8 keeps a slice's whole parent alive, so without the copy one
    * held scheduling failure or one entity value would keep its chunk in memory. Only kept records
    * are copied; the healthy lines the prefilter skips cost nothing.
    */
