@@ -68,11 +68,19 @@ export const PARSE_PATTERNS: readonly RegExp[] = [
 /** Parses one message. `describe` carries kubectl describe state across the lines of one stream. */
 export function parseMessage(raw: string, origin: RecordOrigin, describe?: DescribeContext): LogRecord | undefined {
   const line = withoutTrailingNewlines(raw);
-  if (line.trim() === '') return undefined;
+  if (isBlank(line)) return undefined;
   if (describe) trackDescribeHeader(line, describe);
   return parseLine(line, origin, undefined, describe);
 }
 
+/**
+ * Strips the prefixes a line can carry (CRI, kubectl's `[pod/…]`, a pod and container name, a
+ * timestamp before JSON, syslog), then reads what is left as JSON or text. Each prefix pattern is
+ * tried only where the characters that must begin it are there (a digit, `[pod/`, a name followed by
+ * a date or `{`): the common shapes, zap JSON and a Fluent Bit record's `log`, reach JSON.parse
+ * without a pattern tried in vain. test/core/parse-fast-path.test.ts compares this with the plain
+ * cascade of patterns on generated lines of every shape.
+ */
 function parseLine(
   input: string,
   origin: RecordOrigin,
@@ -80,32 +88,85 @@ function parseLine(
   describe?: DescribeContext,
 ): LogRecord {
   let line = input;
-  const cri = CRI_PREFIX.exec(line);
-  if (cri) line = line.slice(cri[0].length);
-  const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
-  if (kubectlPrefix) {
-    source = { kind: 'Pod', name: kubectlPrefix[1]! };
-    line = line.slice(kubectlPrefix[0].length);
+  if (mayBeDatedPrefix(line, 84)) {
+    const cri = CRI_PREFIX.exec(line);
+    if (cri) line = line.slice(cri[0].length);
   }
-  const podPrefix = POD_CONTAINER_PREFIX.exec(line);
-  if (podPrefix) {
-    source = { kind: 'Pod', name: podPrefix[1]! };
-    line = line.slice(podPrefix[0].length);
+  if (line.startsWith('[pod/')) {
+    const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
+    if (kubectlPrefix) {
+      source = { kind: 'Pod', name: kubectlPrefix[1]! };
+      line = line.slice(kubectlPrefix[0].length);
+    }
   }
-  const stamp = TIMESTAMP_BEFORE_JSON.exec(line);
+  if (mayBePodContainerPrefix(line)) {
+    const podPrefix = POD_CONTAINER_PREFIX.exec(line);
+    if (podPrefix) {
+      source = { kind: 'Pod', name: podPrefix[1]! };
+      line = line.slice(podPrefix[0].length);
+    }
+  }
+  const stamp = mayBeDatedPrefix(line, -1) ? TIMESTAMP_BEFORE_JSON.exec(line) : null;
   if (stamp) line = line.slice(stamp[0].length);
-  const syslog = stamp ? null : SYSLOG_PREFIX.exec(line);
+  const syslog = stamp || !mayBeSyslogPrefix(line) ? null : SYSLOG_PREFIX.exec(line);
   if (syslog) {
     const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
     return withHost(record, syslog[1]!, syslog[2]!);
   }
 
   const trimmed = line.trim();
-  if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
+  if (trimmed.charCodeAt(0) === OPEN_BRACE && trimmed.charCodeAt(trimmed.length - 1) === CLOSE_BRACE) {
     const value = tryJson(trimmed);
     if (isObject(value)) return fromJsonObject(value, trimmed, origin, source);
   }
   return fromText(line, origin, source, describe);
+}
+
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+const isLowerOrDigit = (code: number): boolean => (code >= 97 && code <= 122) || isDigit(code);
+
+/**
+ * Whether `line` can begin with `\d{4}-\d\d-\d\d` followed by `separator` (a character code; -1
+ * for any), as the CRI, timestamp and ISO syslog prefixes do: a necessary condition, checked before
+ * their patterns.
+ */
+function mayBeDatedPrefix(line: string, separator: number): boolean {
+  return (
+    isDigit(line.charCodeAt(0)) &&
+    line.charCodeAt(4) === 45 &&
+    line.charCodeAt(7) === 45 &&
+    (separator < 0 || line.charCodeAt(10) === separator)
+  );
+}
+
+/**
+ * Whether POD_CONTAINER_PREFIX can match: a lower-case letter or digit first, and after the second
+ * space (the pattern's two names hold none) a digit or `{`.
+ */
+function mayBePodContainerPrefix(line: string): boolean {
+  if (!isLowerOrDigit(line.charCodeAt(0))) return false;
+  const first = line.indexOf(' ');
+  if (first < 0) return false;
+  const second = line.indexOf(' ', first + 1);
+  if (second < 0) return false;
+  const next = line.charCodeAt(second + 1);
+  return isDigit(next) || next === OPEN_BRACE;
+}
+
+/** Whether SYSLOG_PREFIX can match: `Mmm ` (short) or an ISO date and `T` (short-iso) first. */
+function mayBeSyslogPrefix(line: string): boolean {
+  const first = line.charCodeAt(0);
+  if (first >= 65 && first <= 90) return line.charCodeAt(3) === 32;
+  return mayBeDatedPrefix(line, 84);
+}
+
+/** `text.trim() === ''`, without the copy for the usual line that starts with a visible ASCII character. */
+function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
+  return text.trim() === '';
 }
 
 function fromText(
@@ -115,14 +176,18 @@ function fromText(
   describe?: DescribeContext,
 ): LogRecord {
   const start = line.trimStart();
-  const klog = KLOG.exec(start);
+  // Each pattern only where its first characters can be: klog's severity letter and a digit, a zap
+  // console line's date or level, and the `Normal` or `Warning` every event row holds.
+  const first = start.charCodeAt(0);
+  const klog = KLOG_SEVERITIES.has(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
   if (klog) {
     const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
-    return base('klog', klog[3]!, klog[3]!, origin, { level, logger: klog[2]!, source });
+    return record('klog', klog[3]!, klog[3]!, undefined, level, klog[2]!, {}, undefined, source, origin);
   }
-  const zap = ZAP_CONSOLE.exec(start);
+  const zap = isDigit(first) || ZAP_LEVEL_INITIALS.has(first) ? ZAP_CONSOLE.exec(start) : null;
   if (zap) return fromZapConsole(zap[1], zap[2]!, zap[3]!, origin, source);
 
+  if (!start.includes('Warning') && !start.includes('Normal')) return plain(line, origin, source);
   const row = GET_EVENTS_ROW.exec(start);
   if (row) {
     const object = objectFromSlashRef(row[6]!);
@@ -150,7 +215,16 @@ function fromText(
     if (!event.object && describe?.object) event.object = { ...describe.object };
     return eventRecord(event, message.trim(), origin, undefined, source, 'kubectl-event-row');
   }
-  return base('plain', line.trim(), line.trim(), origin, { source });
+  return plain(line, origin, source);
+}
+
+/** First characters of klog's severities (I, W, E, F) and of zap's levels (DEBUG … FATAL), as codes. */
+const KLOG_SEVERITIES = new Set([73, 87, 69, 70]);
+const ZAP_LEVEL_INITIALS = new Set([68, 73, 87, 69, 80, 70]);
+
+function plain(line: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
+  const text = line.trim();
+  return record('plain', text, text, undefined, undefined, undefined, {}, undefined, source, origin);
 }
 
 function fromZapConsole(
@@ -176,17 +250,19 @@ function fromZapConsole(
     message = body.slice(firstToken.length).trim();
   }
   const error = typeof fields.error === 'string' ? fields.error : undefined;
-  return {
-    format: 'zap-console',
-    text: joinText([message, error]),
-    summary: error ? `${message}: ${error}` : message,
-    timeMs: time === undefined ? undefined : parseTimestamp(time),
+  const summary = error ? `${message}: ${error}` : message;
+  return record(
+    'zap-console',
+    joinText(message, error),
+    summary,
+    time === undefined ? undefined : parseTimestamp(time),
     level,
     logger,
     fields,
+    undefined,
     source,
     origin,
-  };
+  );
 }
 
 /** Finds a JSON object that ends the line (zap console fields), trying the last few candidates. */
@@ -218,35 +294,40 @@ function fromJsonObject(
     (isObject(value.kubernetes) && (isObject(value.log_processed) || isObject(value.data)))
   ) {
     const pod = fluentBitSource(value.kubernetes) ?? source;
-    const merged = [value.log_processed, value.data].find(isObject);
+    const merged = isObject(value.log_processed) ? value.log_processed : isObject(value.data) ? value.data : undefined;
     if (merged && !isEvent(merged)) return fromJsonObject(merged, raw, origin, pod);
     if (typeof value.log === 'string') return parseLine(withoutTrailingNewlines(value.log), origin, pod);
   }
   if (isEvent(value)) return fromEventObject(value, origin, source);
   const journal = journalLine(value);
   if (journal) return withHost(parseLine(journal.message, origin, source), journal.host, journal.unit);
-  const message = firstString(value.message, value.msg);
-  const error = firstString(value.error, value.err);
-  if (message !== undefined || error !== undefined || typeof value.level === 'string') {
-    const causes = Array.isArray(value.errorCauses)
-      ? value.errorCauses
-          .map((cause) => (isObject(cause) ? firstString(cause.error) : undefined))
-          .filter((cause): cause is string => cause !== undefined && !(error ?? '').includes(cause))
-      : [];
-    const text = joinText([message, error, ...causes]);
-    return {
-      format: 'zap-json',
+  const message = stringOf(value.message) ?? stringOf(value.msg);
+  const error = stringOf(value.error) ?? stringOf(value.err);
+  const level = value.level;
+  if (message !== undefined || error !== undefined || typeof level === 'string') {
+    let text = joinText(message, error);
+    // errorCauses the error does not already contain.
+    const causes = value.errorCauses;
+    if (Array.isArray(causes)) {
+      for (const cause of causes as unknown[]) {
+        const caused = isObject(cause) ? stringOf(cause.error) : undefined;
+        if (caused !== undefined && !(error ?? '').includes(caused)) text = joinText(text, caused);
+      }
+    }
+    return record(
+      'zap-json',
       text,
-      summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
-      timeMs: epochMsOf(value.time ?? value.ts),
-      level: typeof value.level === 'string' ? value.level.toUpperCase() : undefined,
-      logger: typeof value.logger === 'string' ? value.logger : undefined,
-      fields: value,
+      error ? `${message ?? ''}: ${error}` : (message ?? text),
+      epochMsOf(value.time ?? value.ts),
+      typeof level === 'string' ? level.toUpperCase() : undefined,
+      typeof value.logger === 'string' ? value.logger : undefined,
+      value,
+      undefined,
       source,
       origin,
-    };
+    );
   }
-  return base('plain', raw, raw, origin, { source });
+  return record('plain', raw, raw, undefined, undefined, undefined, {}, undefined, source, origin);
 }
 
 /**
@@ -257,19 +338,25 @@ function fromJsonObject(
  */
 function journalLine(value: Record<string, unknown>): { message: string; host?: string; unit?: string } | undefined {
   if ('level' in value || 'logger' in value) return undefined;
-  const message = firstString(value.message, value.MESSAGE);
-  const unit = firstString(value.systemd_unit, value._SYSTEMD_UNIT, value.SYSLOG_IDENTIFIER, value.ident);
+  const message = stringOf(value.message) ?? stringOf(value.MESSAGE);
+  const unit =
+    stringOf(value.systemd_unit) ??
+    stringOf(value._SYSTEMD_UNIT) ??
+    stringOf(value.SYSLOG_IDENTIFIER) ??
+    stringOf(value.ident);
   if (message === undefined || unit === undefined) return undefined;
   return {
     message: withoutTrailingNewlines(message),
-    host: firstString(value.hostname, value._HOSTNAME, value.host),
+    host: stringOf(value.hostname) ?? stringOf(value._HOSTNAME) ?? stringOf(value.host),
     unit,
   };
 }
 
 /** The record of a host's line, with the host and the writing unit kept as fields (a host is a node's name). */
-function withHost(record: LogRecord, host: string | undefined, unit: string | undefined): LogRecord {
-  return { ...record, fields: { ...record.fields, ...(host ? { hostname: host } : {}), ...(unit ? { unit } : {}) } };
+function withHost(parsed: LogRecord, host: string | undefined, unit: string | undefined): LogRecord {
+  const fields = { ...parsed.fields, ...(host ? { hostname: host } : {}), ...(unit ? { unit } : {}) };
+  const { format, text, summary, timeMs, level, logger, event, source, origin } = parsed;
+  return record(format, text, summary, timeMs, level, logger, fields, event, source, origin);
 }
 
 function isEvent(value: Record<string, unknown>): boolean {
@@ -291,20 +378,22 @@ function fromEventObject(
       : {};
   const metadata = isObject(value.metadata) ? value.metadata : {};
   const sourceInfo = isObject(value.source) ? value.source : {};
-  const name = firstString(involved.name);
-  const namespace = firstString(involved.namespace, value.eventNamespace, metadata.namespace) || undefined;
+  const name = stringOf(involved.name);
+  const namespace =
+    (stringOf(involved.namespace) ?? stringOf(value.eventNamespace) ?? stringOf(metadata.namespace)) || undefined;
   const event: EventInfo = {
-    reason: firstString(value.reason),
-    type: firstString(value.type),
-    object: name ? { kind: firstString(involved.kind), namespace, name } : undefined,
-    component: firstString(sourceInfo.component, value.reportingComponent, value.reportingController),
+    reason: stringOf(value.reason),
+    type: stringOf(value.type),
+    object: name ? { kind: stringOf(involved.kind), namespace, name } : undefined,
+    component:
+      stringOf(sourceInfo.component) ?? stringOf(value.reportingComponent) ?? stringOf(value.reportingController),
     count: eventCount(value),
   };
-  const uid = firstString(metadata.uid);
+  const uid = stringOf(metadata.uid);
   if (uid) event.uid = uid;
-  const eventName = firstString(metadata.name);
-  if (eventName) event.name = `${firstString(metadata.namespace) ?? ''}/${eventName}`;
-  const message = firstString(value.message, value.eventMessage, value.note) ?? '';
+  const eventName = stringOf(metadata.name);
+  if (eventName) event.name = `${stringOf(metadata.namespace) ?? ''}/${eventName}`;
+  const message = stringOf(value.message) ?? stringOf(value.eventMessage) ?? stringOf(value.note) ?? '';
   const timeMs = epochMsOf(
     value.lastTimestamp ?? value.eventTime ?? value.firstTimestamp ?? metadata.creationTimestamp,
   );
@@ -335,27 +424,28 @@ function eventRecord(
   format: 'k8s-event' | 'kubectl-event-row',
 ): LogRecord {
   const reason = event.reason ?? '';
-  return {
-    format,
-    text: joinText([reason, message]),
-    summary: reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message,
-    timeMs,
-    level: event.type === 'Warning' ? 'WARN' : 'INFO',
-    fields: {},
-    event,
-    source,
-    origin,
-  };
+  const summary = reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message;
+  const level = event.type === 'Warning' ? 'WARN' : 'INFO';
+  return record(format, joinText(reason, message), summary, timeMs, level, undefined, {}, event, source, origin);
 }
 
-function base(
+/**
+ * Every record is built here, with the same members in the same order whichever shape it came in
+ * (absent ones undefined): the stages after parsing read records of one hidden class.
+ */
+function record(
   format: LogRecord['format'],
   text: string,
   summary: string,
+  timeMs: number | undefined,
+  level: string | undefined,
+  logger: string | undefined,
+  fields: Readonly<Record<string, unknown>>,
+  event: EventInfo | undefined,
+  source: ObjectRef | undefined,
   origin: RecordOrigin,
-  extra: Pick<LogRecord, 'level' | 'logger' | 'source'>,
 ): LogRecord {
-  return { format, text, summary, fields: {}, origin, ...extra };
+  return { format, text, summary, timeMs, level, logger, fields, event, source, origin };
 }
 
 /** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
@@ -383,13 +473,13 @@ export function trackDescribeHeader(line: string, describe: DescribeContext): vo
 
 function fluentBitSource(kubernetes: unknown): ObjectRef | undefined {
   if (!isObject(kubernetes)) return undefined;
-  const name = firstString(kubernetes.pod_name);
+  const name = stringOf(kubernetes.pod_name);
   if (!name) return undefined;
   return {
     kind: 'Pod',
     name,
-    namespace: firstString(kubernetes.namespace_name),
-    container: firstString(kubernetes.container_name) ?? '',
+    namespace: stringOf(kubernetes.namespace_name),
+    container: stringOf(kubernetes.container_name) ?? '',
   };
 }
 
@@ -417,12 +507,13 @@ const RESOURCE_KINDS: Readonly<Record<string, string>> = {
 const kindFromResource = (resource: string): string =>
   RESOURCE_KINDS[resource.toLowerCase().split('.')[0]!] ?? resource;
 
-function firstString(...values: unknown[]): string | undefined {
-  for (const value of values) if (typeof value === 'string') return value;
-  return undefined;
+/** The parts that are not empty, joined by ` | ` (what the classifier reads of a record). */
+function joinText(first: string | undefined, second: string | undefined): string {
+  if (!first) return second || '';
+  return second ? `${first} | ${second}` : first;
 }
 
-const joinText = (parts: Array<string | undefined>): string => parts.filter((part) => part).join(' | ');
+const stringOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /** The text without the line breaks that end it (no regex: this runs on every line). */
 export function withoutTrailingNewlines(text: string): string {

@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { RecordOrigin } from '../../lambdas/core/model';
+import { type DescribeContext, parseMessage } from '../../lambdas/core/parse';
+import { logRules } from '../../lambdas/core/rules';
+import { loadSamples, ROOT } from '../helpers';
+import { parseMessage as referenceParse } from '../support/parse-reference';
+
+/**
+ * The parser tries each prefix pattern only where a cheap look at the first characters says it can
+ * match, and builds every record in one shape. These tests hold it to the parser before those fast
+ * paths (test/support/parse-reference.ts, every pattern tried on every line) on the lines the project
+ * has and on generated ones, in every envelope: the same record for every line (members left
+ * undefined aside) and the same `kubectl describe` state after it.
+ */
+
+const origin: RecordOrigin = { logGroup: '/aws/containerinsights/prod/application', logStream: 's', line: 3 };
+
+/** JSON with every object's keys in order and undefined members left out, as toEqual compares. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_, member: unknown) =>
+    member && typeof member === 'object' && !Array.isArray(member)
+      ? Object.fromEntries(Object.entries(member).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : member,
+  );
+
+function expectSameAsReference(lines: readonly string[]): void {
+  const describe: DescribeContext = {};
+  const referenceDescribe: DescribeContext = {};
+  for (const line of lines) {
+    const actual = parseMessage(line, origin, describe);
+    const expected = referenceParse(line, origin, referenceDescribe);
+    // The matcher's own comparison only where the canonical forms differ, for its message: it is slow.
+    if (canonical(actual) !== canonical(expected)) expect({ line, record: actual }).toEqual({ line, record: expected });
+    if (canonical(describe) !== canonical(referenceDescribe)) expect(describe).toEqual(referenceDescribe);
+  }
+}
+
+const realLines = [
+  ...loadSamples().samples.map((s) => s.raw),
+  ...readFileSync(join(ROOT, 'examples', 'karpenter-controller.log'), 'utf8').split('\n'),
+  ...readFileSync(join(ROOT, 'examples', 'kubernetes-events.jsonl'), 'utf8').split('\n'),
+  ...logRules().flatMap((rule) => rule.examples.fires.map((example) => example.line)),
+].filter(Boolean);
+
+/** The envelopes a line can arrive in, alone or one around another. */
+const ENVELOPES: ReadonlyArray<(line: string) => string> = [
+  (line) => line,
+  (line) => `2026-11-28T02:20:49.824913Z stdout F ${line}`,
+  (line) => `2024-01-02T03:04:05+00:00 stderr P ${line}`,
+  (line) => `[pod/karpenter-6d8f7b9c54-8zr7n/controller] ${line}`,
+  (line) => `karpenter-6d8f7b9c54-8zr7n controller ${line}`,
+  (line) => `2024-01-02 03:04:05.123Z   ${line}`,
+  (line) => `Jan  2 15:04:05 ip-10-0-1-2 kubelet[1234]: ${line}`,
+  (line) => `2024-01-02T15:04:05+0000 ip-10-0-1-2 nodeadm[99]: ${line}`,
+  (line) => JSON.stringify({ log: `2026-11-28T02:20:49.824913Z stdout F ${line}\n`, stream: 'stdout' }),
+  (line) =>
+    JSON.stringify({
+      log: `2026-11-28T02:20:49.824913Z stderr F ${line}`,
+      kubernetes: { pod_name: 'karpenter-6d8f7b9c54-8zr7n', namespace_name: 'karpenter', container_name: 'c' },
+    }),
+  (line) => JSON.stringify({ systemd_unit: 'kubelet.service', hostname: 'ip-10-0-1-2', message: line }),
+  (line) => JSON.stringify({ host: 'ip-10-0-1-2', ident: 'kernel', message: `${line}\n` }),
+  (line) => `  ${line}\r\n`,
+];
+
+describe('parseMessage, fast paths', () => {
+  it('reads every sample, example and rule line the same as the reference, in every envelope', () => {
+    for (const envelope of ENVELOPES) expectSameAsReference(realLines.map(envelope));
+  });
+
+  it('reads a Fluent Bit record with merged JSON the same as the reference', () => {
+    const kubernetes = { pod_name: 'karpenter-x', namespace_name: 'karpenter' };
+    expectSameAsReference(
+      realLines
+        .filter((line) => line.startsWith('{'))
+        .flatMap((line) => [
+          JSON.stringify({ log: line, log_processed: JSON.parse(line) as unknown, kubernetes }),
+          JSON.stringify({ data: JSON.parse(line) as unknown, kubernetes }),
+        ]),
+    );
+  });
+
+  // Pieces that begin or nearly begin each shape the fast paths look for, so that a check on the
+  // first characters that is stricter than its pattern would show as a different record.
+  const piece = fc.oneof(
+    fc.constantFrom(
+      '2024-01-02T03:04:05.123Z',
+      '2024-01-02T03:04:05+07:00',
+      '2024-01-02T03:04:05-0700',
+      '2024-01-02 03:04:05',
+      '2024-01-02T',
+      '2024-1-02T03:04:05Z',
+      '12345678901',
+      'stdout',
+      'stderr',
+      'F',
+      'P',
+      '[pod/web-1/app]',
+      '[pod/',
+      '[pod/Web/app]',
+      'web-6f7c9d8b4-x2x2x',
+      'web-x2x2',
+      'app',
+      'Jan',
+      'Jan  2 15:04:05',
+      'Feb 12 01:02:03',
+      'ip-10-0-1-2',
+      'kubelet[1234]:',
+      'nodeadm:',
+      'I0206',
+      'E0206 17:26:44.123456',
+      'F1231 23:59:59.000001',
+      'W0101 00:00:00.5',
+      'I0206 17:26:44.1',
+      '1 reconcile.go:12]',
+      'INFO',
+      'ERROR',
+      'WARNING',
+      'DPANIC',
+      'PANIC',
+      'FATAL',
+      'DEBUG',
+      'WARN',
+      'controller.provisioner',
+      'Normal',
+      'Warning',
+      'FailedScheduling',
+      'pod/web-1',
+      'node/ip-10-0-1-2',
+      '3m (x12 over 1h)',
+      '<unknown>',
+      'default-scheduler',
+      '0/3 nodes are available',
+      '{}',
+      '{"level":"ERROR","message":"m","error":"e"}',
+      '{"error":"boom"}',
+      '{"msg":"m","ts":1612205335.409803}',
+      '{"reason":"FailedScheduling","message":"0/3 nodes","type":"Warning","involvedObject":{"kind":"Pod","name":"p"}}',
+      '{"log":"x"}',
+      '{',
+      '}',
+      'Name:         web-1',
+      'Namespace:    default',
+      'Kind:  PersistentVolumeClaim',
+      'Provisioner:  ebs.csi.aws.com',
+      'Claim:  default/data',
+    ),
+    fc.string({ maxLength: 8 }),
+    fc.string({ unit: fc.constantFrom(...'0123456789-:.TZ +[]{}/"\tIWEFDPNa'), maxLength: 14 }),
+  );
+  const separator = fc.constantFrom(' ', '  ', '\t', '', ' | ', ': ', '\n');
+  const pieces = fc
+    .array(fc.tuple(piece, separator), { minLength: 1, maxLength: 9 })
+    .map((parts) => parts.map(([p, s]) => p + s).join(''));
+  // Lines of each text shape, built from their parts (each part sometimes replaced by a piece).
+  const part = (...choices: string[]) => fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...choices) }, piece);
+  const shaped = fc.oneof(
+    fc
+      .tuple(part('I', 'W', 'E', 'F', 'X'), part('0206 17:26:44.123456', '1231 23:59:59.1'), part('  1 ', ' 42 '))
+      .chain(([severity, stamp, pid]) =>
+        fc.tuple(part('reconcile.go:12] ', 'x] '), pieces).map(([file, rest]) => severity + stamp + pid + file + rest),
+      ),
+    fc
+      .tuple(
+        part('2022-02-16T17:58:09.522Z\t', '2022-02-16T17:58:09.522+0100 ', ''),
+        part('DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR', 'DPANIC', 'PANIC', 'FATAL', 'TRACE'),
+        part('\t', ' ', '  '),
+        pieces,
+        part('\t{"error":"e","commit":"1"}', ' {"a":{"b":1}}', ' {', ''),
+      )
+      .map((parts) => parts.join('')),
+    fc
+      .tuple(
+        part('default ', '', 'kube-system   '),
+        part('4m', '4m (x31 over 50m)', '<unknown>'),
+        part('  Warning  ', ' Normal ', '  Info  '),
+        part('FailedScheduling', 'Nominated'),
+        part('  pod/web-1  ', ' nodeclaim/"default-x" ', '  default-scheduler  '),
+        pieces,
+      )
+      .map((parts) => parts.join('')),
+  );
+  const text = fc.oneof(pieces, shaped);
+  const line = fc.tuple(fc.constantFrom(...ENVELOPES), text).map(([envelope, inner]) => envelope(inner));
+
+  it('property: a generated line in any envelope gives the record the reference gives', () => {
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => expectSameAsReference(lines)),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('property: a generated zap JSON, event or journal object gives the record the reference gives', () => {
+    const value = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.constant(null), text);
+    const object = fc.record(
+      {
+        level: fc.constantFrom('error', 'INFO', 'warn'),
+        logger: fc.constantFrom('controller', 'webhook'),
+        message: value,
+        msg: value,
+        error: value,
+        err: value,
+        errorCauses: fc.array(fc.oneof(fc.record({ error: value }), value), { maxLength: 3 }),
+        time: fc.oneof(fc.constantFrom('2024-08-21T12:03:10.958Z'), fc.double(), fc.integer()),
+        ts: fc.oneof(fc.double(), fc.integer({ min: 0, max: 2e12 })),
+        reason: value,
+        type: fc.constantFrom('Warning', 'Normal'),
+        involvedObject: fc.record({ kind: value, name: value, namespace: value }, { requiredKeys: [] }),
+        regarding: fc.record({ kind: value, name: value }, { requiredKeys: [] }),
+        note: value,
+        count: fc.oneof(fc.integer(), fc.double()),
+        series: fc.record({ count: fc.integer() }),
+        metadata: fc.record({ uid: value, name: value, namespace: value }, { requiredKeys: [] }),
+        systemd_unit: value,
+        ident: value,
+        hostname: value,
+        MESSAGE: value,
+        log: value,
+        kubernetes: fc.record({ pod_name: value, namespace_name: value, container_name: value }, { requiredKeys: [] }),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...ENVELOPES), object, (envelope, fields) =>
+        expectSameAsReference([envelope(JSON.stringify(fields))]),
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});
