@@ -194,7 +194,8 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): Iter
 /**
  * The messages of a decoded subscription document, with their CloudWatch origin. Counted at once,
  * yielded lazily: each message object lives only while it is looked at, so a 1 MB batch does not
- * keep thousands of them alive at the same time.
+ * keep thousands of them alive at the same time. An iterator object rather than a generator: resuming
+ * a generator for each of a delivery's thousands of messages cost about twice the whole iteration.
  */
 export function fromDocument(document: SubscriptionDocument, stats: InputStats): Iterable<RawMessage> {
   stats.malformed += document.malformedEvents;
@@ -202,12 +203,19 @@ export function fromDocument(document: SubscriptionDocument, stats: InputStats):
     stats.controlMessages++;
     return [];
   }
-  const { logGroup, logStream, logEvents } = document;
-  return {
-    *[Symbol.iterator]() {
-      for (const event of logEvents) yield new CloudWatchMessage(event, logGroup, logStream, document);
-    },
-  };
+  return { [Symbol.iterator]: () => new CloudWatchMessages(document) };
+}
+
+class CloudWatchMessages implements Iterator<RawMessage> {
+  private index = 0;
+
+  constructor(private readonly document: SubscriptionDocument) {}
+
+  next(): IteratorResult<RawMessage> {
+    const events = this.document.logEvents;
+    if (this.index >= events.length) return { value: undefined, done: true };
+    return { value: new CloudWatchMessage(events[this.index++]!, this.document), done: false };
+  }
 }
 
 /** A CloudWatch log event as a message; its origin is built only if the record is kept. */
@@ -216,18 +224,16 @@ class CloudWatchMessage implements RawMessage {
 
   constructor(
     private readonly event: CloudWatchLogEvent,
-    private readonly logGroup: string,
-    private readonly logStream: string,
     /** All messages of one document share its stream. */
-    readonly stream: object,
+    readonly stream: SubscriptionDocument,
   ) {
     this.message = event.message;
   }
 
   get origin(): RecordOrigin {
     return {
-      logGroup: this.logGroup,
-      logStream: this.logStream,
+      logGroup: this.stream.logGroup,
+      logStream: this.stream.logStream,
       eventId: this.event.id,
       timestampMs: this.event.timestamp,
     };

@@ -450,6 +450,10 @@ function record(
 
 /** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
 export function trackDescribeHeader(line: string, describe: DescribeContext): void {
+  // Every line the prefilter skips comes here: one that starts with none of N(ame, amespace), K(ind),
+  // P(rovisioner), S(torageClass), C(laim) is decided without running the two patterns below.
+  const first = line.charCodeAt(0);
+  if (first !== 78 && first !== 75 && first !== 80 && first !== 83 && first !== 67) return;
   const header = DESCRIBE_HEADER.exec(line);
   if (!header) {
     // `Name:` alone reads as a pod; a storage object's own fields say what it is, so its events

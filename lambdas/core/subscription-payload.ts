@@ -58,18 +58,16 @@ export function toSubscriptionDocument(value: unknown): DecodeResult {
     return { ok: false, reason: `unknown messageType ${JSON.stringify(messageType)?.slice(0, 40)}` };
   }
   if (!Array.isArray(value.logEvents)) return { ok: false, reason: 'logEvents is not an array' };
+  const events = value.logEvents as unknown[];
+  // The usual case: every parsed event is already well-formed, and the array is kept as it is.
+  if (events.every(isWellFormedEvent)) return { ok: true, document: documentOf(value, messageType, events, 0) };
   const logEvents: CloudWatchLogEvent[] = [];
   let malformedEvents = 0;
-  for (const event of value.logEvents as unknown[]) {
+  for (const event of events) {
     if (!isObject(event) || typeof event.message !== 'string') {
       malformedEvents++;
-    } else if (
-      typeof event.id === 'string' &&
-      typeof event.timestamp === 'number' &&
-      Number.isFinite(event.timestamp)
-    ) {
-      // The usual case: the parsed event is already well-formed and is kept as it is, without a copy.
-      logEvents.push(event as unknown as CloudWatchLogEvent);
+    } else if (isWellFormedEvent(event)) {
+      logEvents.push(event);
     } else {
       logEvents.push({
         id: typeof event.id === 'string' ? event.id : String(event.id ?? ''),
@@ -78,19 +76,36 @@ export function toSubscriptionDocument(value: unknown): DecodeResult {
       });
     }
   }
+  return { ok: true, document: documentOf(value, messageType, logEvents, malformedEvents) };
+}
+
+/** An event as CloudWatch Logs writes it: kept as it is, without a copy. */
+function isWellFormedEvent(event: unknown): event is CloudWatchLogEvent {
+  return (
+    isObject(event) &&
+    typeof event.message === 'string' &&
+    typeof event.id === 'string' &&
+    typeof event.timestamp === 'number' &&
+    Number.isFinite(event.timestamp)
+  );
+}
+
+function documentOf(
+  value: Record<string, unknown>,
+  messageType: SubscriptionDocument['messageType'],
+  logEvents: CloudWatchLogEvent[],
+  malformedEvents: number,
+): SubscriptionDocument {
   return {
-    ok: true,
-    document: {
-      messageType,
-      owner: stringOr(value.owner),
-      logGroup: stringOr(value.logGroup),
-      logStream: stringOr(value.logStream),
-      subscriptionFilters: Array.isArray(value.subscriptionFilters)
-        ? (value.subscriptionFilters as unknown[]).filter((f): f is string => typeof f === 'string')
-        : [],
-      logEvents,
-      malformedEvents,
-    },
+    messageType,
+    owner: stringOr(value.owner),
+    logGroup: stringOr(value.logGroup),
+    logStream: stringOr(value.logStream),
+    subscriptionFilters: Array.isArray(value.subscriptionFilters)
+      ? (value.subscriptionFilters as unknown[]).filter((f): f is string => typeof f === 'string')
+      : [],
+    logEvents,
+    malformedEvents,
   };
 }
 

@@ -49,6 +49,7 @@ export class SubstringMatcher {
     const { next, dense, edges, edgeSymbol, edgeTarget, fail } = this.automaton ?? this.build();
     const symbols = this.symbols;
     const shift = this.shift;
+    if (fail.length === 0) return this.testDense(text, next);
     let state = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
@@ -70,6 +71,24 @@ export class SubstringMatcher {
         if (target !== 0) break;
         state = fail[deep]!;
       }
+      if (target < 0) return true;
+      state = target;
+    }
+    return false;
+  }
+
+  /**
+   * `test` when every state has its row (the default): one lookup per character and no branch on the
+   * kind of state, which the step above pays on every character (about a fifth of the prefilter's pass
+   * over the raw mix, npm run bench).
+   */
+  private testDense(text: string, next: Int16Array | Int32Array): boolean {
+    const symbols = this.symbols;
+    const shift = this.shift;
+    let state = 0;
+    for (let i = 0, length = text.length; i < length; i++) {
+      const code = text.charCodeAt(i);
+      const target = next[(state << shift) | (code < 128 ? symbols[code]! : 0)]!;
       if (target < 0) return true;
       state = target;
     }

@@ -3,6 +3,7 @@ import {
   classify,
   fragments as allFragments,
   mayClassify,
+  prefilterLists,
   worthParsing,
   worthParsingOrPlacement,
 } from '../../lambdas/core/classify';
@@ -68,6 +69,47 @@ describe('SubstringMatcher', () => {
       );
     },
   );
+
+  // The pipeline's prefilter runs `test` on a matcher whose every state has its row, through a loop
+  // of its own; the same patterns with rows only at the root go through the general step. On the
+  // prefilter's own fragments in every raw form, inside every envelope, and on pieces of them (which
+  // lead deep into the automaton and stop), both loops give the same answer on every line.
+  it('property: the loop for complete rows agrees with the general step on the prefilter’s own fragments', () => {
+    const patterns = prefilterLists().worthParsing;
+    const dense = new SubstringMatcher(patterns);
+    const sparse = new SubstringMatcher(patterns, 0);
+    const envelopes: Array<(text: string) => string> = [
+      (t) => t,
+      (t) => JSON.stringify({ level: 'ERROR', message: 'failed', error: t }),
+      (t) => JSON.stringify({ log: `2026-11-28T02:20:49Z stdout F ${JSON.stringify({ level: 'INFO', message: t })}` }),
+      (t) => `2026-11-28T02:20:49.824913Z stderr F ${t}`,
+      (t) => `2026-11-28T02:20:49.824Z\tINFO\tcontroller\t${t}\t{"commit":"x"}`,
+      (t) =>
+        JSON.stringify({ message: t }).replace(/[<>&']/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+    ];
+    const piece = fc
+      .tuple(fc.constantFrom(...patterns), fc.nat(), fc.nat(), fc.boolean())
+      .map(([pattern, start, length, whole]) =>
+        whole
+          ? pattern
+          : pattern.slice(start % pattern.length, (start % pattern.length) + 1 + (length % pattern.length)),
+      );
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(piece, fc.string({ maxLength: 12 }), fc.constantFrom('é', '\u0000', '\\"', '"')), {
+          maxLength: 8,
+        }),
+        fc.nat(envelopes.length - 1),
+        fc.boolean(),
+        (pieces, envelope, upper) => {
+          const text = pieces.join(upper ? ' ' : '');
+          const line = envelopes[envelope]!(upper ? text.toUpperCase() : text);
+          expect(dense.test(line)).toBe(sparse.test(line));
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
 
   it('refuses patterns it cannot match', () => {
     expect(() => new SubstringMatcher([''])).toThrow(/non-empty ASCII/);
