@@ -167,15 +167,16 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  * Measured by `npm run bench -- cold` (docs/BENCHMARKS.md), import CPU of the analyzer's index.js
  * against an empty bundle, once its classifier, AWS and zod halves became files of their own (three
  * runs, before node:crypto was deferred): unminified 5.35–5.41×, minified 4.79–4.97×, minified with
- * a source map 8.3–8.8×, unminified with one 9.8–9.9×; with node:crypto deferred (`DEFERRED_CRYPTO`,
- * one run at load average 10): unminified 3.75×, minified 3.13×, with source maps 5.8× and 7.9×. A
- * source map costs on every cold start: with `--enable-source-maps` Node reads and parses the map
- * of each file as it loads. Minifying saves about 0.8 ms of a cold start that costs about 90 ms
- * through its first batch, and makes a stack trace unreadable without a map
- * (`at a (index.js:1:48213)`); unminified without a map, a stack trace names the real functions at a
- * bundle line under a `// lambdas/core/<file>.ts` banner, at no cost. (Whitespace and syntax
- * minification alone, which keeps the names, measured within 0.1 ms of full minification: the
- * option to take if those 0.8 ms ever matter.)
+ * a source map 8.3–8.8×, unminified with one 9.8–9.9×. With node:crypto deferred (`DEFERRED_CRYPTO`;
+ * two runs at load average 8.5–10): unminified 3.75–3.81× (7.2–7.5 ms), minified 3.13–3.20×,
+ * whitespace and syntax only 3.60×, with source maps 5.8–6.2× and 7.2–7.9×. A source map costs on
+ * every cold start: with `--enable-source-maps` Node reads and parses the map of each file as it
+ * loads. Minifying saves about 1.2 ms of import, and about 2 ms of a cold start that costs about
+ * 97 ms through its first batch (the classifier half is smaller too), and makes a stack trace
+ * unreadable without a map (`at a (index.js:1:48213)`); unminified without a map, a stack trace
+ * names the real functions at a bundle line under a `// lambdas/core/<file>.ts` banner, at no cost.
+ * Whitespace and syntax minification alone keeps the names but not the lines and banners, for
+ * about 0.4 ms of import.
  */
 export const BUNDLE_OPTIONS = { format: OutputFormat.CJS, target: 'node24', minify: false, sourceMap: false } as const;
 
@@ -206,9 +207,9 @@ export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | '
  * that looks its functions up on the first call. The Powertools Logger's `randomInt` import (debug
  * log sampling) made every cold start load node:crypto, which a batch without a finding never calls.
  * Measured by `npm run bench -- cold` against the bundle that loads it with index.js (the rejected
- * row "node:crypto loaded with the bundle"): import 3.75× against 4.72× an empty bundle, 7.2 against
- * 9.1 ms (load average 10); through a first batch without a finding, which does not load it
- * either, 96.0 against 100.0 ms.
+ * row "node:crypto loaded with the bundle"), two runs at load average 8.5–10: import 3.75–3.81×
+ * against 4.72–4.91× an empty bundle (7.2–7.5 against 9.1–9.6 ms); through a first batch without a
+ * finding, which does not load it either, 96.0–97.4 against 99.7–100.0 ms.
  */
 export const DEFERRED_CRYPTO = join('lambdas', 'shared', 'deferred-crypto.ts');
 
