@@ -17,6 +17,13 @@ const MAX_ENTITY_VALUES = 50;
  * is about 30 bytes in the incident item: 256 keep it under 8 KB, far from DynamoDB's 400 KB.
  */
 export const MAX_EVENT_COUNTS = 256;
+/**
+ * Within one analysis, events whose highest count an incident remembers, and distinct workloads it
+ * counts: more than a 1 MB delivery can hold (so a delivery is counted exactly), a bound for a
+ * gigabyte log read by the CLI. An event forgotten and seen again counts in full, as one pushed out
+ * of `eventCounts` does across deliveries; the workload count stops growing at the bound.
+ */
+export const MAX_REMEMBERED = 10_000;
 
 /** One log line that shows an incident, as stored in a finding. */
 export interface Evidence {
@@ -93,7 +100,7 @@ export class Aggregator {
   private readonly ids = new Map<RuleId, Map<string | undefined, string>>();
   /** First and last times seen (epoch ms) by finding id: numbers until an incident is read. */
   private readonly seen = new Map<string, { first: number; last: number }>();
-  /** Every distinct workload of each per-workload incident (a 1 MB batch holds at most ~10,000). */
+  /** The distinct workloads of each per-workload incident, at most MAX_REMEMBERED (a 1 MB batch holds ~10,000). */
   private readonly workloads = new Map<string, Set<string>>();
   /** The record summaries each incident's evidence was drawn from (until its evidence is full). */
   private readonly evidenceSummaries = new Map<string, string[]>();
@@ -140,7 +147,9 @@ export class Aggregator {
     if (isPerWorkload(signal.rule)) {
       let workloads = this.workloads.get(findingId);
       if (!workloads) this.workloads.set(findingId, (workloads = new Set()));
-      for (const workload of signal.entities.workloads ?? []) workloads.add(workload);
+      for (const workload of signal.entities.workloads ?? []) {
+        if (workloads.size < MAX_REMEMBERED) workloads.add(workload);
+      }
     }
     const time = timeOf(signal.record);
     if (time !== undefined) {
@@ -193,6 +202,7 @@ export class Aggregator {
     // Deleted first, so the map stays in the order events were last counted (newest last).
     counts.delete(identity);
     counts.set(identity, count);
+    if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
     return count - seen;
   }
 

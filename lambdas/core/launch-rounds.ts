@@ -21,6 +21,11 @@ import type { LogRecord } from './model';
 const MAX_WAITING_ROUNDS = 64;
 /** Unschedulable pods remembered between two rounds, beyond which the oldest are forgotten. */
 const MAX_UNSCHEDULABLE = 10_000;
+/**
+ * NodeClaims one round waits for, so that a log missing its round lines cannot grow one round
+ * without end; a round that creates more places nothing, as one with a failed launch.
+ */
+export const MAX_ROUND_CLAIMS = 2_000;
 
 interface Round {
   pods: Set<string>;
@@ -82,7 +87,7 @@ export class LaunchRounds {
     if (step === 'created') {
       const round = this.current;
       if (!round) return [];
-      if (!claim) round.spoiled = true;
+      if (!claim || (round.claims.size >= MAX_ROUND_CLAIMS && !round.claims.has(claim))) round.spoiled = true;
       else round.claims.add(claim);
       if (!this.waiting.includes(round)) {
         this.waiting.push(round);

@@ -1,4 +1,5 @@
 import { analyzeMessages, StreamingAnalyzer } from '../../lambdas/core/analyze';
+import { MAX_ROUND_CLAIMS } from '../../lambdas/core/launch-rounds';
 
 /**
  * Karpenter's provisioning rounds resolve the scheduling failures of the pods they launched for. The
@@ -186,6 +187,18 @@ describe('scheduling failures resolved by a NodeClaim launch', () => {
     const start = [failed(A, 0), v1Round(`shop/${A}`, 2), v1Created('default-aaaaa', 2), v1Created('default-bbbbb', 2)];
     expect(left([...start, v1Launched('default-aaaaa', 4)]).pods).toEqual([`shop/${A}`]);
     expect(left([...start, v1Launched('default-aaaaa', 4), v1Launched('default-bbbbb', 5)]).pods).toEqual([]);
+  });
+
+  it(`follows at most MAX_ROUND_CLAIMS NodeClaims of a round: one that creates more places nothing`, () => {
+    const claims = (n: number) => Array.from({ length: n }, (_, i) => `default-${i.toString(36).padStart(5, '0')}`);
+    const round = (n: number) => [
+      failed(A, 0),
+      v1Round(`shop/${A}`, 2),
+      ...claims(n).map((claim) => v1Created(claim, 2)),
+      ...claims(n).map((claim) => v1Launched(claim, 4)),
+    ];
+    expect(left(round(MAX_ROUND_CLAIMS)).pods).toEqual([]);
+    expect(left(round(MAX_ROUND_CLAIMS + 1)).pods).toEqual([`shop/${A}`]);
   });
 
   it('v1: keeps the failure of a pod the round could not schedule, logged after the round', () => {
