@@ -406,13 +406,13 @@ function fromEventObject(
  */
 function eventCount(value: Record<string, unknown>): number | undefined {
   const series = isObject(value.series) ? value.series.count : undefined;
-  let count: number | undefined;
-  for (const candidate of [value.count, series, value.deprecatedCount]) {
-    if (typeof candidate === 'number' && Number.isFinite(candidate) && candidate > 0) {
-      count = Math.max(count ?? 0, Math.floor(candidate));
-    }
-  }
-  return count;
+  return largerCount(largerCount(largerCount(undefined, value.count), series), value.deprecatedCount);
+}
+
+/** The larger of `count` and `candidate` (rounded down) when `candidate` is a positive number. */
+function largerCount(count: number | undefined, candidate: unknown): number | undefined {
+  if (typeof candidate !== 'number' || !Number.isFinite(candidate) || candidate <= 0) return count;
+  return Math.max(count ?? 0, Math.floor(candidate));
 }
 
 function eventRecord(

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { RecordOrigin } from '../../lambdas/core/model';
-import { type DescribeContext, parseMessage } from '../../lambdas/core/parse';
+import { type DescribeContext, parseMessage, trackDescribeHeader } from '../../lambdas/core/parse';
 import { logRules } from '../../lambdas/core/rules';
 import { loadSamples, ROOT } from '../helpers';
-import { parseMessage as referenceParse } from '../support/parse-reference';
+import {
+  parseMessage as referenceParse,
+  trackDescribeHeader as referenceTrackDescribeHeader,
+} from '../support/parse-reference';
 
 /**
  * The parser tries each prefix pattern only where a cheap look at the first characters says it can
@@ -146,6 +149,8 @@ describe('parseMessage, fast paths', () => {
       'Kind:  PersistentVolumeClaim',
       'Provisioner:  ebs.csi.aws.com',
       'Claim:  default/data',
+      'StorageClass:  gp3',
+      'Name:   ip-10-0-1-2.ec2.internal',
     ),
     fc.string({ maxLength: 8 }),
     fc.string({ unit: fc.constantFrom(...'0123456789-:.TZ +[]{}/"\tIWEFDPNa'), maxLength: 14 }),
@@ -189,6 +194,41 @@ describe('parseMessage, fast paths', () => {
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 6 }), (lines) => expectSameAsReference(lines)),
       { numRuns: 3000 },
+    );
+  });
+
+  it('property: the describe headers of generated lines give the state the reference gives', () => {
+    const header = fc.oneof(
+      fc
+        .tuple(
+          fc.constantFrom(
+            'Name',
+            'Namespace',
+            'Kind',
+            'Provisioner',
+            'StorageClass',
+            'Claim',
+            'Labels',
+            'name',
+            ' Name',
+          ),
+          fc.constantFrom(':', ': ', ':   ', ' :'),
+          fc.constantFrom('web-1', 'ip-10-0-1-2', 'default', 'PersistentVolume', 'gp3', 'a b', ''),
+        )
+        .map((parts) => parts.join('')),
+      text,
+    );
+    fc.assert(
+      fc.property(fc.array(header, { maxLength: 8 }), (lines) => {
+        const describe: DescribeContext = {};
+        const referenceDescribe: DescribeContext = {};
+        for (const line of lines) {
+          trackDescribeHeader(line, describe);
+          referenceTrackDescribeHeader(line, referenceDescribe);
+          if (canonical(describe) !== canonical(referenceDescribe)) expect(describe).toEqual(referenceDescribe);
+        }
+      }),
+      { numRuns: 2000 },
     );
   });
 
