@@ -1,3 +1,5 @@
+import { NativeScan } from './native-scan';
+
 /**
  * Finds which of many ASCII substrings a text contains, ignoring ASCII case, in one pass (an
  * Aho–Corasick automaton over the few characters the patterns use). A regular-expression alternation
@@ -21,11 +23,15 @@ export class SubstringMatcher {
   private readonly symbols = new Uint8Array(128);
   private readonly shift: number;
   private automaton?: Automaton;
+  /** The pass of `test` in WebAssembly (lambdas/core/native-scan.ts), built with the automaton; null when none. */
+  private native?: NativeScan | null;
 
   constructor(
     readonly patterns: readonly string[],
     /** States this close to the root get complete rows (every state by default; tests lower it). */
     private readonly denseDepth = Infinity,
+    /** Whether `test` may use the WebAssembly pass (tests turn it off to compare it with the loop here). */
+    private readonly useNative = true,
   ) {
     let next = 1;
     for (const pattern of patterns) {
@@ -49,7 +55,10 @@ export class SubstringMatcher {
     const { next, dense, edges, edgeSymbol, edgeTarget, fail } = this.automaton ?? this.build();
     const symbols = this.symbols;
     const shift = this.shift;
-    if (fail.length === 0) return this.testDense(text, next);
+    if (fail.length === 0) {
+      if (this.native === undefined) this.native = this.nativeScan(next);
+      return this.native?.test(text) ?? this.testDense(text, next);
+    }
     let state = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
@@ -93,6 +102,12 @@ export class SubstringMatcher {
       state = target;
     }
     return false;
+  }
+
+  private nativeScan(next: Int16Array | Int32Array): NativeScan | null {
+    if (!this.useNative || !(next instanceof Int16Array)) return null;
+    const longest = this.patterns.reduce((max, pattern) => Math.max(max, pattern.length), 0);
+    return NativeScan.of(next, this.symbols, this.shift, longest) ?? null;
   }
 
   /** Every pattern `text` contains (overlapping and nested ones included), ASCII case ignored. */

@@ -70,13 +70,16 @@ describe('SubstringMatcher', () => {
     },
   );
 
-  // The pipeline's prefilter runs `test` on a matcher whose every state has its row, through a loop
-  // of its own; the same patterns with rows only at the root go through the general step. On the
-  // prefilter's own fragments in every raw form, inside every envelope, and on pieces of them (which
-  // lead deep into the automaton and stop), both loops give the same answer on every line.
-  it('property: the loop for complete rows agrees with the general step on the prefilter’s own fragments', () => {
+  // The pipeline's prefilter runs `test` on a matcher whose every state has its row: in WebAssembly
+  // over two or three overlapping parts of a long line (lambdas/core/native-scan.ts), else through a
+  // loop of its own; the same patterns with rows only at the root go through the general step. On the
+  // prefilter's own fragments in every raw form, inside every envelope, on pieces of them (which lead
+  // deep into the automaton and stop), at any place in lines long and short, with characters outside
+  // ASCII around them, the three give the same answer on every line.
+  it('property: the WebAssembly pass, the loop for complete rows and the general step agree on the prefilter’s own fragments', () => {
     const patterns = prefilterLists().worthParsing;
-    const dense = new SubstringMatcher(patterns);
+    const native = new SubstringMatcher(patterns);
+    const dense = new SubstringMatcher(patterns, Infinity, false);
     const sparse = new SubstringMatcher(patterns, 0);
     const envelopes: Array<(text: string) => string> = [
       (t) => t,
@@ -94,20 +97,46 @@ describe('SubstringMatcher', () => {
           ? pattern
           : pattern.slice(start % pattern.length, (start % pattern.length) + 1 + (length % pattern.length)),
       );
+    const filler = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀', '\ud800', ' ', '"', '\\'), maxLength: 300 }),
+      fc.constantFrom('é', '\u0000', '\\"', '"'),
+    );
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(piece, fc.string({ maxLength: 12 }), fc.constantFrom('é', '\u0000', '\\"', '"')), {
-          maxLength: 8,
-        }),
+        fc.array(fc.oneof(piece, filler), { maxLength: 8 }),
         fc.nat(envelopes.length - 1),
         fc.boolean(),
         (pieces, envelope, upper) => {
           const text = pieces.join(upper ? ' ' : '');
           const line = envelopes[envelope]!(upper ? text.toUpperCase() : text);
-          expect(dense.test(line)).toBe(sparse.test(line));
+          const expected = sparse.test(line);
+          expect(dense.test(line)).toBe(expected);
+          expect(native.test(line)).toBe(expected);
         },
       ),
       { numRuns: 5000 },
+    );
+  });
+
+  it('property: the WebAssembly pass finds a fragment wherever it stands in a long line, across the parts’ seams', () => {
+    const patterns = prefilterLists().worthParsing;
+    const native = new SubstringMatcher(patterns);
+    const dense = new SubstringMatcher(patterns, Infinity, false);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...patterns),
+        fc.integer({ min: 0, max: 900 }),
+        fc.integer({ min: 0, max: 900 }),
+        fc.constantFrom('x', 'é', '😀', '\ud800'),
+        (pattern, before, after, pad) => {
+          const line = `${pad.repeat(before)}${pattern}${'x'.repeat(after)}`;
+          expect(native.test(line)).toBe(true);
+          expect(native.test(line.slice(0, -1 - after))).toBe(dense.test(line.slice(0, -1 - after)));
+        },
+      ),
+      { numRuns: 3000 },
     );
   });
 

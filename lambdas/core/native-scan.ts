@@ -1,0 +1,210 @@
+/**
+ * The prefilter's automaton pass (`SubstringMatcher.test` with every row) in WebAssembly, over up to
+ * three parts of a line at once. The JavaScript loop pays for `charCodeAt` on every character and
+ * leaves the processor one dependent chain of lookups (state → next state) to follow; here the line
+ * is copied once as UTF-8 (`TextEncoder.encodeInto`, native) and two or three independent chains
+ * advance together. Measured on the raw mix (npm run bench, interleaved rounds): the pass over every line
+ * about 35 % faster than the JavaScript loop; one chain alone gains nothing.
+ *
+ * Same answers as the JavaScript loop (test/core/prefilter.test.ts holds them together):
+ * - A character outside ASCII takes the automaton back to its root (no pattern holds one, so it has
+ *   no edge anywhere), and so do the two to four bytes UTF-8 writes for it, all ≥ 0x80.
+ * - A line of n bytes is scanned as overlapping parts: a pattern at most `longest` bytes long that
+ *   starts in one part's first `step` bytes ends inside that part, which runs `longest − 1` bytes
+ *   further; every start lies in some part's first `step` bytes. Each part starts at the root.
+ */
+
+/** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+declare const WebAssembly: {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+/** Layout of the memory: symbol of each byte, the parts' offsets, the transition table, the line. */
+const SYMBOLS = 0;
+const OFFSETS = 256;
+const TABLE = 272;
+const PAGE = 65536;
+/** Longer lines are left to the JavaScript loop (a CloudWatch event is at most 256 KB). */
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/** The functions of the module: a line is scanned as this many parts at once. */
+const LANES = [2, 3];
+const MAX_LANES = 3;
+
+export class NativeScan {
+  private readonly memory: WasmMemory;
+  private bytes: Uint8Array;
+  private offsets: Int32Array;
+  private readonly text: number;
+  private readonly encoder = new TextEncoder();
+  /** `scans[k]` scans k parts at once. */
+  private readonly scans: Array<(from: number, to: number) => number>;
+
+  private constructor(
+    table: Int16Array,
+    symbols: Uint8Array,
+    shift: number,
+    private readonly longest: number,
+  ) {
+    this.text = align(TABLE + table.byteLength, 16);
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.offsets = new Int32Array(this.memory.buffer, OFFSETS, MAX_LANES);
+    this.bytes.set(symbols.subarray(0, 128), SYMBOLS);
+    new Int16Array(this.memory.buffer, TABLE, table.length).set(table);
+    const exports = new WebAssembly.Instance(scanModule(shift), { m: { memory: this.memory } }).exports;
+    this.scans = [];
+    for (const lanes of LANES) this.scans[lanes] = exports[`scan${lanes}`] as (from: number, to: number) => number;
+  }
+
+  /**
+   * A scanner for a complete table of `Int16Array` rows (`state << shift | symbol`, a negative entry
+   * where a pattern ends), or undefined where WebAssembly is not available.
+   */
+  static of(table: Int16Array, symbols: Uint8Array, shift: number, longest: number): NativeScan | undefined {
+    if (typeof WebAssembly !== 'object') return undefined;
+    return new NativeScan(table, symbols, shift, longest);
+  }
+
+  /**
+   * Whether `text` holds a pattern; undefined when it is too short to gain from parts (under twice
+   * the longest pattern, where the JavaScript loop is as fast) or too long for this scanner.
+   */
+  test(text: string): boolean | undefined {
+    const longest = this.longest;
+    const room = text.length * 3;
+    if (text.length < 2 * longest || room > MAX_TEXT_BYTES) return undefined;
+    if (this.text + room > this.bytes.length) this.grow(this.text + room);
+    const from = this.text;
+    const n = this.encoder.encodeInto(text, this.bytes.subarray(from)).written;
+    // n ≥ text.length ≥ 2 × longest: two parts at least. A part j < lanes − 1 starts at j × step, the
+    // last one ends with the line; the one before the last must end within it too.
+    let lanes = Math.min(MAX_LANES, Math.floor(n / longest));
+    for (; lanes > 2; lanes--) {
+      const step = Math.ceil((n - longest + 1) / lanes);
+      if ((lanes - 1) * step + longest - 1 <= n) break;
+    }
+    const step = Math.ceil((n - longest + 1) / lanes);
+    const length = step + longest - 1;
+    for (let lane = 1; lane < lanes - 1; lane++) this.offsets[lane] = lane * step;
+    this.offsets[lanes - 1] = n - length;
+    return this.scans[lanes]!(from, from + length) === 1;
+  }
+
+  private grow(bytes: number): void {
+    this.memory.grow(Math.ceil((bytes - this.bytes.length) / PAGE));
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.offsets = new Int32Array(this.memory.buffer, OFFSETS, MAX_LANES);
+  }
+}
+
+const align = (value: number, to: number) => Math.ceil(value / to) * to;
+
+// WebAssembly opcodes used below.
+const I32 = 0x7f;
+const BLOCK = 0x02;
+const LOOP = 0x03;
+const IF = 0x04;
+const VOID = 0x40;
+const END = 0x0b;
+const BR = 0x0c;
+const BR_IF = 0x0d;
+const RETURN = 0x0f;
+const LOCAL_GET = 0x20;
+const LOCAL_SET = 0x21;
+const LOCAL_TEE = 0x22;
+const I32_LOAD = 0x28;
+const I32_LOAD8_U = 0x2d;
+const I32_LOAD16_S = 0x2e;
+const I32_CONST = 0x41;
+const I32_LT_S = 0x48;
+const I32_GE_U = 0x4f;
+const I32_ADD = 0x6a;
+const I32_OR = 0x72;
+const I32_SHL = 0x74;
+
+/**
+ * The module: `scan2`, `scan3` (from, to) → 1 when a pattern ends in one of the parts, else 0.
+ * Part 0 runs from `from` to `to`; part j the same length from `from + offset[j]`.
+ */
+function scanModule(shift: number): object {
+  const bodies = LANES.map((lanes) => scanBody(lanes, shift));
+  const type = [0x60, 2, I32, I32, 1, I32];
+  const bytes = [
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [1, ...type]),
+    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
+    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
+    ...section(7, [bodies.length, ...LANES.flatMap((lanes, index) => [...name(`scan${lanes}`), 0x00, index])]),
+    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
+  ];
+  return new WebAssembly.Module(new Uint8Array(bytes));
+}
+
+/**
+ * One function's body. Locals: 0 `from` (part 0's position), 1 `to`; then for each part j a state
+ * (2 + 3j), the next state (3 + 3j) and its offset (4 + 3j), and a position for parts past the first.
+ */
+function scanBody(lanes: number, shift: number): number[] {
+  const state = (lane: number) => 2 + 3 * lane;
+  const target = (lane: number) => 3 + 3 * lane;
+  const offset = (lane: number) => 4 + 3 * lane;
+  const position = (lane: number) => 2 + 3 * lanes + lane;
+  const locals = 4 * lanes;
+  const code: number[] = [];
+  for (let lane = 1; lane < lanes; lane++) {
+    code.push(I32_CONST, 0, I32_LOAD, 2, ...unsigned(OFFSETS + 4 * lane), LOCAL_SET, offset(lane));
+  }
+  code.push(BLOCK, VOID, LOOP, VOID);
+  code.push(LOCAL_GET, 0, LOCAL_GET, 1, I32_GE_U, BR_IF, 1);
+  for (let lane = 0; lane < lanes; lane++) {
+    let at = 0;
+    if (lane > 0) {
+      at = position(lane);
+      code.push(LOCAL_GET, 0, LOCAL_GET, offset(lane), I32_ADD, LOCAL_SET, at);
+    }
+    // next = table[(state << shift | symbols[byte]) ]; a negative entry: a pattern ends here.
+    code.push(LOCAL_GET, state(lane), I32_CONST, ...signed(shift), I32_SHL);
+    code.push(LOCAL_GET, at, I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(SYMBOLS), I32_OR);
+    code.push(I32_CONST, 1, I32_SHL, I32_LOAD16_S, 1, ...unsigned(TABLE));
+    code.push(LOCAL_TEE, target(lane), I32_CONST, 0, I32_LT_S, IF, VOID, I32_CONST, 1, RETURN, END);
+    code.push(LOCAL_GET, target(lane), LOCAL_SET, state(lane));
+  }
+  code.push(LOCAL_GET, 0, I32_CONST, 1, I32_ADD, LOCAL_SET, 0, BR, 0, END, END);
+  code.push(I32_CONST, 0, END);
+  return [1, ...unsigned(locals), I32, ...code];
+}
+
+const section = (id: number, body: number[]) => [id, ...unsigned(body.length), ...body];
+const name = (text: string) => [...unsigned(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
+
+/** LEB128, unsigned. */
+function unsigned(value: number): number[] {
+  const out: number[] = [];
+  do {
+    let byte = value & 0x7f;
+    value >>>= 7;
+    if (value !== 0) byte |= 0x80;
+    out.push(byte);
+  } while (value !== 0);
+  return out;
+}
+
+/** LEB128, signed. */
+function signed(value: number): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const byte = value & 0x7f;
+    value >>= 7;
+    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
+      out.push(byte);
+      return out;
+    }
+    out.push(byte | 0x80);
+  }
+}
