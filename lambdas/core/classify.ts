@@ -238,30 +238,42 @@ export function classify(record: LogRecord): Signal[] {
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
   const hits = fragmentMatcher.findAll(record.text);
   if (!someIn(hits, fragmentSet)) return [];
-  const text = record.text.toLowerCase();
+  // Lower-cased only for the few records a pattern or a transition is looked for in.
+  let lower: string | undefined;
   const rules = new Set<RuleId>();
   // Only the clauses and patterns a found fragment opens are checked, not every rule's.
   for (const fragment of hits) {
-    for (const { rule, clause } of clausesByFirstFragment.get(fragment) ?? []) {
-      if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+    const clauses = clausesByFirstFragment.get(fragment);
+    if (clauses !== undefined) {
+      for (const { rule, clause } of clauses) {
+        if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+      }
     }
-    for (const { rule, pattern } of patternsByGate.get(fragment) ?? []) {
-      if (!rules.has(rule) && pattern.test(text)) rules.add(rule);
+    const patterns = patternsByGate.get(fragment);
+    if (patterns !== undefined) {
+      for (const { rule, pattern } of patterns) {
+        if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
+      }
     }
   }
-  applyPolarity(rules, record, text, hits);
+  applyPolarity(rules, record, () => (lower ??= record.text.toLowerCase()), hits);
   dropGenericCapacityWrapper(rules, hits);
-  for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
-  if (rules.size === 0 && !SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment))) return [];
+  if (rules.size > 0) {
+    for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
+  }
+  const schedulingFailure = isSchedulingFailure(hits);
+  if (rules.size === 0 && !schedulingFailure) return [];
 
   const entities = extractEntities(record, hits);
-  if (isSchedulingFailure(hits) && (entities.pods ?? []).some(isKarpenterPod)) {
+  if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
     for (const rule of schedulingRules) rules.delete(rule);
     rules.add('karpenter-controller-unschedulable');
   }
-  return [...rules].map((rule) => ({ rule, entities: entitiesFor(rule, entities), record }));
+  const signals: Signal[] = [];
+  for (const rule of rules) signals.push({ rule, entities: entitiesFor(rule, entities), record });
+  return signals;
 }
 
 /**
@@ -285,12 +297,18 @@ const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
  * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
  * recovery yields nothing.
  */
-function applyPolarity(rules: Set<RuleId>, record: LogRecord, text: string, hits: ReadonlySet<string>): void {
+function applyPolarity(
+  rules: Set<RuleId>,
+  record: LogRecord,
+  lowerText: () => string,
+  hits: ReadonlySet<string>,
+): void {
   if (isRecoveryEvent(record)) {
     rules.clear();
     return;
   }
-  const statements = conditionStatements(record, text, hits);
+  const statements = conditionStatements(record, lowerText, hits);
+  if (statements.length === 0) return;
   const failing = new Set<RuleId>();
   const healthy = new Set<RuleId>();
   for (const { type, status, kind, reason } of statements) {

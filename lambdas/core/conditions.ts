@@ -72,16 +72,25 @@ export const CONDITION_TRANSITION =
 export const DESCRIBE_CONDITION_ROW = /^\s{0,8}([A-Z][A-Za-z]{2,40})\s{1,40}(True|False|Unknown)\s/;
 
 /**
- * Every condition a record states. `text` is the lower-cased record text and `hits` the fragments
- * found in it; phrases are the kubelet's, so they are about a node.
+ * Every condition a record states. `lowerText` gives the lower-cased record text (made only when a
+ * transition is looked for) and `hits` the fragments found in it; phrases are the kubelet's, so they
+ * are about a node.
  */
-export function conditionStatements(record: LogRecord, text: string, hits: ReadonlySet<string>): ConditionStatement[] {
+export function conditionStatements(
+  record: LogRecord,
+  lowerText: () => string,
+  hits: ReadonlySet<string>,
+): ConditionStatement[] {
   const statements: ConditionStatement[] = [];
-  const kind = record.event?.object?.kind?.toLowerCase();
-  if (TRANSITION_GATES.some((gate) => hits.has(gate))) {
-    const transition = CONDITION_TRANSITION.exec(text);
+  if (hits.has(TRANSITION_GATES[0]) || hits.has(TRANSITION_GATES[1])) {
+    const transition = CONDITION_TRANSITION.exec(lowerText());
     if (transition)
-      statements.push({ type: transition[1]!, status: transition[2] as Status, kind, reason: transition[3] });
+      statements.push({
+        type: transition[1]!,
+        status: transition[2] as Status,
+        kind: objectKindOf(record),
+        reason: transition[3],
+      });
   }
   for (const fragment of hits) {
     const phrase = NODE_CONDITION_PHRASES[fragment];
@@ -89,13 +98,35 @@ export function conditionStatements(record: LogRecord, text: string, hits: Reado
   }
   // A describe row does not say whose condition it is (a Node's Ready or a NodePool's), so it only
   // ever counts as health; its reason column (`KubeletNotReady`) says the failure.
-  const row = DESCRIBE_CONDITION_ROW.exec(record.text);
-  const rowType = row?.[1]!.toLowerCase();
-  const rowStatus = row?.[2]!.toLowerCase() as Status | undefined;
-  if (rowType && rowStatus && !isFailing(rowType, rowStatus))
-    statements.push({ type: rowType, status: rowStatus, kind });
+  if (mayBeDescribeRow(record.text)) {
+    const row = DESCRIBE_CONDITION_ROW.exec(record.text);
+    const rowType = row?.[1]!.toLowerCase();
+    const rowStatus = row?.[2]!.toLowerCase() as Status | undefined;
+    if (rowType && rowStatus && !isFailing(rowType, rowStatus))
+      statements.push({ type: rowType, status: rowStatus, kind: objectKindOf(record) });
+  }
   return statements;
 }
 
+const objectKindOf = (record: LogRecord): string | undefined => record.event?.object?.kind?.toLowerCase();
+
+/**
+ * Whether DESCRIBE_CONDITION_ROW can match: its type starts, after at most eight blanks, with a capital
+ * letter. Most records start otherwise, and are not handed to the expression.
+ */
+function mayBeDescribeRow(text: string): boolean {
+  for (let i = 0; i < text.length && i <= 8; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) return true;
+    if (!WHITE_SPACE.test(text[i]!)) return false;
+  }
+  return false;
+}
+
+const WHITE_SPACE = /\s/;
+
 /** An event whose reason says the object recovered (`RecoveredFrom…`): a report of health. */
-export const isRecoveryEvent = (record: LogRecord): boolean => /^recovered/i.test(record.event?.reason ?? '');
+export const isRecoveryEvent = (record: LogRecord): boolean => {
+  const reason = record.event?.reason;
+  return reason !== undefined && reason.length >= 9 && /^recovered/i.test(reason);
+};

@@ -166,17 +166,19 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  for (const [kind, value] of textEntities(record.text, gates)) found.add(kind, value);
-  for (const namespace of karpenterNamespaces(record, found.values('serviceAccounts'))) {
-    found.add('karpenterNamespaces', namespace);
+  textEntities(record.text, gates ?? entityGates().findAll(record.text), found);
+  karpenterNamespaces(record, found);
+  const pods = found.values('pods');
+  if (pods) {
+    for (let i = 0, count = pods.length; i < count; i++) {
+      const workload = workloadOf(pods[i]!);
+      if (workload) found.add('workloads', workload);
+    }
   }
-  for (const pod of found.values('pods')) {
-    const workload = workloadOf(pod);
-    if (workload) found.add('workloads', workload);
-  }
-  if (found.values('nodepools').length === 0) {
-    for (const claim of found.values('nodeclaims')) {
-      const pool = /^(.+)-[a-z0-9]{5}$/.exec(claim)?.[1];
+  const claims = found.values('nodeclaims');
+  if (claims && !found.values('nodepools')) {
+    for (let i = 0, count = claims.length; i < count; i++) {
+      const pool = /^(.+)-[a-z0-9]{5}$/.exec(claims[i]!)?.[1];
       if (pool) found.add('nodepools', pool);
     }
   }
@@ -184,18 +186,13 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
 }
 
 /**
- * Entities named in a text. Each pattern runs only where one of its gates was found (most patterns
- * have nothing to find in most texts). No cache of texts: looking a text up in one hashes and
- * compares the whole text, which cost more than the gated patterns it saved, and made the cost of a
- * delivery depend on how often its texts repeat (npm run bench, filtered stream).
+ * Entities named in a text, into `found`. Each pattern runs only where one of its gates was found
+ * (most patterns have nothing to find in most texts). No cache of texts: looking a text up in one
+ * hashes and compares the whole text, which cost more than the gated patterns it saved, and made the
+ * cost of a delivery depend on how often its texts repeat (npm run bench, filtered stream).
  */
-function textEntities(text: string, gates?: ReadonlySet<string>): ReadonlyArray<readonly [EntityKind, string]> {
-  return gatedTextEntities(text, gates ?? entityGates().findAll(text));
-}
-
-function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<readonly [EntityKind, string]> {
-  const found: Array<readonly [EntityKind, string]> = [];
-  if (gates.size === 0) return found;
+function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCollector): void {
+  if (gates.size === 0) return;
   // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
   // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
   // its regular expression on every call.
@@ -211,11 +208,11 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const value = match[group];
       if (!value) continue;
-      if (kind !== 'pdbs') found.push([kind, normalise(kind, value)]);
+      if (kind !== 'pdbs') found.add(kind, normalise(kind, value));
       else {
         for (const pdb of value.split(/[ ,]+/)) {
           const name = normalise(kind, pdb);
-          if (PDB_NAME.test(name)) found.push([kind, name]);
+          if (PDB_NAME.test(name)) found.add(kind, name);
         }
       }
     }
@@ -223,14 +220,13 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
   if (gates.has(ASSUMED_ROLE_GATE)) {
     ASSUMED_ROLE.lastIndex = 0;
     for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
-      found.push(['roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`]);
+      found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (gates.has('too many pods') && /too many pods/i.test(text)) found.push(['resources', 'pods']);
+  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add('resources', 'pods');
   if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
-    found.push(['capacityTypes', 'spot']);
+    found.add('capacityTypes', 'spot');
   }
-  return found;
 }
 
 /** Gate → the indexes of the text patterns it opens. */
@@ -357,7 +353,11 @@ export const isNodePoolName = (value: string): boolean =>
 const STORAGE_DRIVER = /(?:^|\.)csi(?:\.|$)|\.(?:com|io|org|net|aws)$/;
 
 function normalise(kind: EntityKind, value: string): string {
-  return normaliseKind(kind, value).replace(TRAILING_PUNCTUATION, '');
+  const normalised = normaliseKind(kind, value);
+  // Most values end with a letter or digit: the expression runs only on those that end otherwise.
+  return TRAILING.has(normalised.charCodeAt(normalised.length - 1))
+    ? normalised.replace(TRAILING_PUNCTUATION, '')
+    : normalised;
 }
 
 /**
@@ -365,6 +365,8 @@ function normalise(kind: EntityKind, value: string): string {
  * `nodepool/default,`, `(NodePool=batch)`): no Kubernetes or AWS name ends with it.
  */
 const TRAILING_PUNCTUATION = /[.,;!?)\]}'"`]{1,10}$/;
+/** The character codes TRAILING_PUNCTUATION removes. */
+const TRAILING = new Set([...'.,;!?)]}\'"`'].map((char) => char.charCodeAt(0)));
 
 function normaliseKind(kind: EntityKind, value: string): string {
   if (kind === 'taints') {
@@ -412,17 +414,35 @@ export function workloadOf(pod: string): string | undefined {
  * Container Insights log stream of a Karpenter container (`<pod>_<namespace>_<container>-<id>`), or of
  * a Karpenter service account named in the text.
  */
-function karpenterNamespaces(record: LogRecord, serviceAccounts: string[]): string[] {
-  const namespaces: string[] = [];
+function karpenterNamespaces(record: LogRecord, found: EntityCollector): void {
   const source = record.source;
-  if (source?.namespace && isKarpenterPod(`${source.namespace}/${source.name}`)) namespaces.push(source.namespace);
-  const stream = record.origin.logStream ? KARPENTER_STREAM.exec(record.origin.logStream) : null;
-  if (stream) namespaces.push(stream[1]!);
-  for (const account of serviceAccounts) {
+  if (source?.namespace && isKarpenterSource(source.namespace, source.name))
+    found.add('karpenterNamespaces', source.namespace);
+  const stream = record.origin.logStream;
+  if (stream) found.add('karpenterNamespaces', karpenterStreamNamespace(stream));
+  const accounts = found.values('serviceAccounts');
+  if (!accounts) return;
+  for (const account of accounts) {
     const [namespace, name] = account.split('/') as [string, string];
-    if (/^karpenter(?:-controller)?$/.test(name)) namespaces.push(namespace);
+    if (/^karpenter(?:-controller)?$/.test(name)) found.add('karpenterNamespaces', namespace);
   }
-  return namespaces;
+}
+
+/**
+ * The records of one delivery share their log stream, and those of one writer its pod: the last
+ * answer for each is kept, so a delivery asks once, not once per record.
+ */
+let lastStream: { stream: string; namespace: string | undefined } | undefined;
+function karpenterStreamNamespace(stream: string): string | undefined {
+  if (lastStream?.stream !== stream) lastStream = { stream, namespace: KARPENTER_STREAM.exec(stream)?.[1] };
+  return lastStream.namespace;
+}
+let lastSource: { namespace: string; name: string; karpenter: boolean } | undefined;
+function isKarpenterSource(namespace: string, name: string): boolean {
+  if (lastSource?.namespace !== namespace || lastSource.name !== name) {
+    lastSource = { namespace, name, karpenter: isKarpenterPod(`${namespace}/${name}`) };
+  }
+  return lastSource.karpenter;
 }
 
 const KARPENTER_STREAM = /(?:^|[./])karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}_([a-z0-9][a-z0-9-]{0,62})_/;
@@ -434,29 +454,32 @@ export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM, ST
 export const isKarpenterPod = (pod: string): boolean =>
   /^(?:[a-z0-9-]{1,63}\/)?karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}$/.test(pod);
 
+/**
+ * The entities of one record as they are found: one array per kind in the order kinds were first
+ * found, each value once, at most MAX_PER_KIND; sorted when handed out. Plain arrays, not a map of
+ * sets copied into arrays: a record names one or two values of a few kinds.
+ */
 class EntityCollector {
-  private readonly sets = new Map<EntityKind, Set<string>>();
+  private readonly entities: Entities = {};
 
   add(kind: EntityKind, value: string | undefined): void {
     if (!value) return;
     if (kind === 'nodepools' && !isNodePoolName(value)) return;
-    let set = this.sets.get(kind);
-    if (!set) {
-      set = new Set();
-      this.sets.set(kind, set);
-    }
-    if (set.size < MAX_PER_KIND) set.add(value);
+    const values = this.entities[kind];
+    if (values === undefined) this.entities[kind] = [value];
+    else if (values.length < MAX_PER_KIND && !values.includes(value)) values.push(value);
   }
 
-  values(kind: EntityKind): string[] {
-    return [...(this.sets.get(kind) ?? [])];
+  /** The values of a kind found so far, in the order found (not a copy: read before adding to it). */
+  values(kind: EntityKind): readonly string[] | undefined {
+    return this.entities[kind];
   }
 
   toEntities(): Entities {
-    const entities: Entities = {};
-    for (const [kind, set] of this.sets) {
-      if (set.size === 1) entities[kind] = [...set];
-      else if (set.size > 1) entities[kind] = [...set].sort();
+    const entities = this.entities;
+    for (const kind in entities) {
+      const values = entities[kind as EntityKind]!;
+      if (values.length > 1) values.sort();
     }
     return entities;
   }
