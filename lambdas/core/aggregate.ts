@@ -92,20 +92,30 @@ export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | un
     .slice(0, 24);
 }
 
+/** What the aggregator keeps of one incident besides the incident itself. */
+interface IncidentState {
+  incident: Incident;
+  /** Entity values by kind, each set at most MAX_ENTITY_VALUES, kinds in the order first named. */
+  entitySets: Map<EntityKind, Set<string>>;
+  /** First and last times seen (epoch ms): numbers until the incident is read. */
+  seen?: { first: number; last: number };
+  /** The distinct workloads of a per-workload incident, at most MAX_REMEMBERED (a 1 MB batch holds ~10,000). */
+  workloads?: Set<string>;
+  /** The record summaries the evidence was drawn from (until the evidence is full). */
+  evidenceSummaries?: string[];
+  /** The highest count seen of each Kubernetes event, by event identity, most recently counted last. */
+  eventCounts?: Map<string, number>;
+}
+
+/** What `add` says when a signal added no entity value: most do, once an incident has its names. */
+const NO_GROWTH: readonly EntityKind[] = Object.freeze([]);
+
 /** Groups signals into incidents keyed by (cluster, rule, key entity), in the order first seen. */
 export class Aggregator {
-  private readonly incidents = new Map<string, Incident>();
-  private readonly entitySets = new Map<string, Map<EntityKind, Set<string>>>();
-  /** Finding ids by rule, then key value: one hash per incident, not one per signal. */
-  private readonly ids = new Map<RuleId, Map<string | undefined, string>>();
-  /** First and last times seen (epoch ms) by finding id: numbers until an incident is read. */
-  private readonly seen = new Map<string, { first: number; last: number }>();
-  /** The distinct workloads of each per-workload incident, at most MAX_REMEMBERED (a 1 MB batch holds ~10,000). */
-  private readonly workloads = new Map<string, Set<string>>();
-  /** The record summaries each incident's evidence was drawn from (until its evidence is full). */
-  private readonly evidenceSummaries = new Map<string, string[]>();
-  /** The highest count seen of each Kubernetes event, by finding id and event identity. */
-  private readonly eventCounts = new Map<string, Map<string, number>>();
+  /** Each incident and what is kept with it, by finding id, in the order opened. */
+  private readonly states = new Map<string, IncidentState>();
+  /** Incidents by rule, then key value: one hash per incident, not one per signal. */
+  private readonly byKey = new Map<RuleId, Map<string | undefined, IncidentState>>();
 
   constructor(
     private readonly cluster: string,
@@ -115,118 +125,85 @@ export class Aggregator {
 
   /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
   add(signal: Signal): IncidentChange {
-    const keyValue = incidentKeyOf(signal.rule, signal.entities);
-    let ids = this.ids.get(signal.rule);
-    if (!ids) this.ids.set(signal.rule, (ids = new Map()));
-    let findingId = ids.get(keyValue);
-    if (findingId === undefined) {
-      findingId = findingIdOf(this.cluster, signal.rule, keyValue, this.account);
-      ids.set(keyValue, findingId);
+    const { rule, entities, record } = signal;
+    const keyValue = incidentKeyOf(rule, entities);
+    let byKey = this.byKey.get(rule);
+    if (!byKey) this.byKey.set(rule, (byKey = new Map()));
+    let state = byKey.get(keyValue);
+    let opened = false;
+    if (state === undefined) {
+      const findingId = findingIdOf(this.cluster, rule, keyValue, this.account);
+      state = this.states.get(findingId);
+      if (state === undefined) {
+        opened = true;
+        state = {
+          incident: {
+            findingId,
+            cluster: this.cluster,
+            ...(this.account ? { account: this.account } : {}),
+            rule,
+            keyValue,
+            occurrences: 0,
+            entities: {},
+            evidence: [],
+          },
+          entitySets: new Map(),
+        };
+        this.states.set(findingId, state);
+      }
+      byKey.set(keyValue, state);
     }
-    let incident = this.incidents.get(findingId);
-    const opened = !incident;
-    if (!incident) {
-      incident = {
-        findingId,
-        cluster: this.cluster,
-        ...(this.account ? { account: this.account } : {}),
-        rule: signal.rule,
-        keyValue,
-        occurrences: 0,
-        entities: {},
-        evidence: [],
-      };
-      this.incidents.set(findingId, incident);
-      this.entitySets.set(findingId, new Map());
+    const incident = state.incident;
+    incident.occurrences += weightOf(state, record);
+    if (signal.causes?.length && !signal.causes.every((cause) => incident.causes?.includes(cause))) {
+      incident.causes = [...new Set([...(incident.causes ?? []), ...signal.causes])];
     }
-    incident.occurrences += this.weightOf(findingId, signal.record);
-    if (signal.causes?.length) {
-      const causes = new Set([...(incident.causes ?? []), ...signal.causes]);
-      if (!incident.causes || causes.size > incident.causes.length) incident.causes = [...causes];
-    }
-    if (isPerWorkload(signal.rule)) {
-      let workloads = this.workloads.get(findingId);
-      if (!workloads) this.workloads.set(findingId, (workloads = new Set()));
-      for (const workload of signal.entities.workloads ?? []) {
+    if (isPerWorkload(rule)) {
+      const workloads = (state.workloads ??= new Set());
+      for (const workload of entities.workloads ?? []) {
         if (workloads.size < MAX_REMEMBERED) workloads.add(workload);
       }
     }
-    const time = timeOf(signal.record);
+    const time = timeOf(record);
     if (time !== undefined) {
-      const seen = this.seen.get(findingId);
-      if (!seen) this.seen.set(findingId, { first: time, last: time });
+      const seen = state.seen;
+      if (!seen) state.seen = { first: time, last: time };
       else if (time < seen.first) seen.first = time;
       else if (time > seen.last) seen.last = time;
     }
-    const sets = this.entitySets.get(findingId)!;
-    const grown: EntityKind[] = [];
-    const entities = signal.entities;
+    const sets = state.entitySets;
+    let grown: EntityKind[] | undefined;
     for (const key in entities) {
       const kind = key as EntityKind;
-      const values = entities[kind]!;
       let set = sets.get(kind);
       if (!set) sets.set(kind, (set = new Set()));
+      // A kind that has all the values it keeps takes no more (the names of a long outage).
+      if (set.size >= MAX_ENTITY_VALUES) continue;
       const size = set.size;
-      for (const value of values) if (set.size < MAX_ENTITY_VALUES) set.add(value);
-      if (set.size > size) grown.push(kind);
+      for (const value of entities[kind]!) if (set.size < MAX_ENTITY_VALUES) set.add(value);
+      if (set.size > size) (grown ??= []).push(kind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
       // A summary already looked at gives the same message: it is not sanitised and compared again
       // (an incident whose lines all read alike would otherwise sanitise every one of them).
-      let summaries = this.evidenceSummaries.get(findingId);
-      if (!summaries) this.evidenceSummaries.set(findingId, (summaries = []));
-      if (!summaries.includes(signal.record.summary)) {
+      const summaries = (state.evidenceSummaries ??= []);
+      if (!summaries.includes(record.summary)) {
         // Bounded: distinct summaries can share a message (cut at the same length) without end.
-        if (summaries.length < 16) summaries.push(signal.record.summary);
-        const evidence = evidenceOf(signal.record, time === undefined ? undefined : isoOf(time));
+        if (summaries.length < 16) summaries.push(record.summary);
+        const evidence = evidenceOf(record, time === undefined ? undefined : isoOf(time));
         if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
       }
     }
-    return { findingId, opened, grown };
+    return { findingId: incident.findingId, opened, grown: grown ?? NO_GROWTH };
   }
 
-  /**
-   * What a signal adds to its incident's occurrences: 1 for a log line; for a Kubernetes event
-   * whose identity is known, what its count adds to the highest count seen of that event. An event
-   * re-emitted with its count rising (31 copies, the last with count 31) is 31 occurrences, not the
-   * sum of the copies' counts nor the number of lines.
-   */
-  private weightOf(findingId: string, record: LogRecord): number {
-    const identity = eventIdentityOf(record);
-    if (identity === undefined) return 1;
-    const count = record.event?.count ?? 1;
-    let counts = this.eventCounts.get(findingId);
-    if (!counts) this.eventCounts.set(findingId, (counts = new Map()));
-    const seen = counts.get(identity) ?? 0;
-    if (count <= seen) return 0;
-    // Deleted first, so the map stays in the order events were last counted (newest last).
-    counts.delete(identity);
-    counts.set(identity, count);
-    if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
-    return count - seen;
-  }
-
-  /** The counts of the incident's uniquely named events, most recently counted last (`Incident.eventCounts`). */
-  private eventCountsOf(findingId: string): EventCount[] | undefined {
-    const counts = this.eventCounts.get(findingId);
-    if (!counts) return undefined;
-    const kept: EventCount[] = [];
-    const identities = [...counts.keys()];
-    for (let i = identities.length - 1; i >= 0 && kept.length < MAX_EVENT_COUNTS; i--) {
-      const key = eventKeyOf(identities[i]!);
-      if (key !== undefined) kept.push([key, counts.get(identities[i]!)!]);
-    }
-    return kept.length > 0 ? kept.reverse() : undefined;
-  }
-
-  private snapshot(incident: Incident): Incident {
-    const seen = this.seen.get(incident.findingId);
-    const workloads = this.workloads.get(incident.findingId);
-    const eventCounts = this.eventCountsOf(incident.findingId);
+  private snapshot(state: IncidentState): Incident {
+    const { incident, seen, workloads } = state;
+    const eventCounts = eventCountsOf(state);
     return {
       ...incident,
       ...(seen && { firstSeen: isoOf(seen.first), lastSeen: isoOf(seen.last) }),
-      entities: toEntities(this.entitySets.get(incident.findingId)!),
+      entities: toEntities(state.entitySets),
       evidence: [...incident.evidence],
       ...(incident.causes && { causes: [...incident.causes] }),
       ...(workloads ? { workloadCount: workloads.size } : {}),
@@ -241,17 +218,51 @@ export class Aggregator {
 
   /** One incident as it stands now, or undefined when no signal opened it. */
   incident(findingId: string): Incident | undefined {
-    const incident = this.incidents.get(findingId);
-    return incident && this.snapshot(incident);
+    const state = this.states.get(findingId);
+    return state && this.snapshot(state);
   }
 
   /** The incidents, most severe first, then by occurrences. */
   incidentsFound(): Incident[] {
     const order = ['critical', 'high', 'medium', 'low'];
-    return [...this.incidents.values()]
-      .map((incident) => this.snapshot(incident))
+    return [...this.states.values()]
+      .map((state) => this.snapshot(state))
       .sort((a, b) => order.indexOf(severityOf(a)) - order.indexOf(severityOf(b)) || b.occurrences - a.occurrences);
   }
+}
+
+/**
+ * What a signal adds to its incident's occurrences: 1 for a log line; for a Kubernetes event
+ * whose identity is known, what its count adds to the highest count seen of that event. An event
+ * re-emitted with its count rising (31 copies, the last with count 31) is 31 occurrences, not the
+ * sum of the copies' counts nor the number of lines.
+ */
+function weightOf(state: IncidentState, record: LogRecord): number {
+  const identity = eventIdentityOf(record);
+  if (identity === undefined) return 1;
+  const count = record.event?.count ?? 1;
+  const counts = (state.eventCounts ??= new Map());
+  const previous = counts.get(identity);
+  const seen = previous ?? 0;
+  if (count <= seen) return 0;
+  // Deleted first, so the map stays in the order events were last counted (newest last).
+  if (previous !== undefined) counts.delete(identity);
+  counts.set(identity, count);
+  if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
+  return count - seen;
+}
+
+/** The counts of the incident's uniquely named events, most recently counted last (`Incident.eventCounts`). */
+function eventCountsOf(state: IncidentState): EventCount[] | undefined {
+  const counts = state.eventCounts;
+  if (!counts) return undefined;
+  const kept: EventCount[] = [];
+  const identities = [...counts.keys()];
+  for (let i = identities.length - 1; i >= 0 && kept.length < MAX_EVENT_COUNTS; i--) {
+    const key = eventKeyOf(identities[i]!);
+    if (key !== undefined) kept.push([key, counts.get(identities[i]!)!]);
+  }
+  return kept.length > 0 ? kept.reverse() : undefined;
 }
 
 /** What one signal did to its incident. */
@@ -260,7 +271,7 @@ export interface IncidentChange {
   /** The signal opened the incident. */
   opened: boolean;
   /** Entity kinds that gained a value (a second subnet, a new IAM action). */
-  grown: EntityKind[];
+  grown: readonly EntityKind[];
 }
 
 /**

@@ -30,15 +30,34 @@ export const CAUSE_KIND: Partial<Record<RuleId, EntityKind | null>> = {
 const MAX_KEY_CHARS = 200;
 
 /** True when the rule's failures are per workload and the workloads are its affected set. */
-export const isPerWorkload = (rule: RuleId): boolean => CATALOG[rule].keyEntity === 'workloads';
+export const isPerWorkload = (rule: RuleId): boolean => keyingOf(rule).perWorkload;
 
 /** The key value of the incident a signal of `rule` with `entities` belongs to (undefined: cluster-wide). */
 export function incidentKeyOf(rule: RuleId, entities: Entities): string | undefined {
-  const keyEntity = CATALOG[rule].keyEntity;
+  const { keyEntity, cause } = keyingOf(rule);
   if (!keyEntity) return undefined;
   if (keyEntity !== 'workloads') return entities[keyEntity]?.[0];
-  const cause = CAUSE_KIND[rule];
   if (!cause) return undefined;
-  const values = [...new Set(entities[cause] ?? [])].sort();
-  return values.length ? values.join(',').slice(0, MAX_KEY_CHARS) : undefined;
+  const named = entities[cause];
+  if (!named?.length) return undefined;
+  // One cause (most records name one taint, one resource): itself, without a set, a sort and a join.
+  if (named.length === 1) return named[0]!.slice(0, MAX_KEY_CHARS);
+  return [...new Set(named)].sort().join(',').slice(0, MAX_KEY_CHARS);
+}
+
+/** How a rule's incidents are keyed, read once per rule from the catalog (a lookup per signal cost more). */
+interface Keying {
+  keyEntity?: EntityKind;
+  cause?: EntityKind | null;
+  perWorkload: boolean;
+}
+const keyings = new Map<RuleId, Keying>();
+function keyingOf(rule: RuleId): Keying {
+  let keying = keyings.get(rule);
+  if (keying === undefined) {
+    const keyEntity = CATALOG[rule].keyEntity;
+    keying = { keyEntity, cause: CAUSE_KIND[rule], perWorkload: keyEntity === 'workloads' };
+    keyings.set(rule, keying);
+  }
+  return keying;
 }

@@ -127,21 +127,24 @@ const toFluentBit = (pod: string, namespace: string) => (line: string) =>
     kubernetes: { pod_name: pod, namespace_name: namespace, container_name: 'controller', host: 'ip-10-0-12-4' },
   });
 
+/** One raw line as an outage's log group holds it, from one of `lines`. */
+const lineFrom = (lines: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+  lines
+    .chain(renamed)
+    .chain(withWords)
+    .chain((line) =>
+      fc
+        .constantFrom(
+          (l: string) => l,
+          toConsole,
+          toFluentBit('karpenter-6d8f7b9c54-8zr7n', 'karpenter'),
+          toFluentBit('web-6d8f7b9c54-8zr7n', 'shop'),
+        )
+        .map((envelope) => envelope(line)),
+    );
+
 /** One raw line as an outage's log group holds it. */
-export const outageLine: fc.Arbitrary<string> = fc
-  .constantFrom(...PROJECT_LINES)
-  .chain(renamed)
-  .chain(withWords)
-  .chain((line) =>
-    fc
-      .constantFrom(
-        (l: string) => l,
-        toConsole,
-        toFluentBit('karpenter-6d8f7b9c54-8zr7n', 'karpenter'),
-        toFluentBit('web-6d8f7b9c54-8zr7n', 'shop'),
-      )
-      .map((envelope) => envelope(line)),
-  );
+export const outageLine: fc.Arbitrary<string> = lineFrom(fc.constantFrom(...PROJECT_LINES));
 
 /** Log streams, some of them a Karpenter container's (which name its namespace). */
 const LOG_STREAMS = [
@@ -151,8 +154,31 @@ const LOG_STREAMS = [
   'fluent-bit-x2x2x_amazon-cloudwatch_fluent-bit-0123abcd',
 ];
 
-/** A record parsed from an outage line, with a log stream and a CloudWatch time. */
-export const outageRecord: fc.Arbitrary<LogRecord> = fc
-  .tuple(outageLine, fc.constantFrom(...LOG_STREAMS), fc.integer({ min: 1_700_000_000_000, max: 1_800_000_000_000 }))
-  .map(([line, logStream, timestampMs]) => parseMessage(line, { logGroup: '/aws/eks/prod', logStream, timestampMs }))
-  .filter((record): record is LogRecord => record !== undefined);
+/** A record parsed from a line, with a log stream and a CloudWatch time. */
+const recordOf = (line: fc.Arbitrary<string>): fc.Arbitrary<LogRecord> =>
+  fc
+    .tuple(line, fc.constantFrom(...LOG_STREAMS), fc.integer({ min: 1_700_000_000_000, max: 1_800_000_000_000 }))
+    .map(([raw, logStream, timestampMs]) => parseMessage(raw, { logGroup: '/aws/eks/prod', logStream, timestampMs }))
+    .filter((record): record is LogRecord => record !== undefined);
+
+/** The project's lines of Kubernetes Events that name themselves (uid or name): their copies count once. */
+export const NAMED_EVENT_LINES: readonly string[] = PROJECT_LINES.filter((line) => {
+  const event = parseMessage(line, { line: 1 })?.event;
+  return event?.uid !== undefined || event?.name !== undefined;
+});
+
+/** A record parsed from an outage line. */
+export const outageRecord: fc.Arbitrary<LogRecord> = recordOf(outageLine);
+
+/**
+ * A long run of records drawn from a few project lines, each with fresh names: the same few
+ * incidents, hundreds of records each, as in a long outage (entity kinds fill up to their caps).
+ */
+export const longOutage = (
+  minLength: number,
+  maxLength: number,
+  from: readonly string[] = PROJECT_LINES,
+): fc.Arbitrary<LogRecord[]> =>
+  fc
+    .uniqueArray(fc.constantFrom(...from), { minLength: 1, maxLength: 4 })
+    .chain((lines) => fc.array(recordOf(lineFrom(fc.constantFrom(...lines))), { minLength, maxLength }));
