@@ -94,7 +94,7 @@ export const FOLLOW_RESOLUTION_WINDOW_MS = 60_000;
 export const DEFAULT_MAX_HELD = 10_000;
 
 /** Placements remembered per delivery, beyond which the oldest are forgotten. */
-const MAX_PLACEMENTS = 10_000;
+export const MAX_PLACEMENTS = 10_000;
 /** Placements remembered per pod name: the latest few are the ones that can still resolve. */
 const MAX_PLACEMENTS_PER_POD = 8;
 

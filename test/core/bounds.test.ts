@@ -1,7 +1,9 @@
 import { Aggregator, MAX_REMEMBERED } from '../../lambdas/core/aggregate';
+import { analyzeMessages } from '../../lambdas/core/analyze';
 import { classify } from '../../lambdas/core/classify';
 import type { Signal } from '../../lambdas/core/model';
 import { parseMessage } from '../../lambdas/core/parse';
+import { MAX_PLACEMENTS } from '../../lambdas/core/resolution';
 import { failedSchedulingEvent } from '../support/kube-events';
 import { heapGrowthOf } from '../support/heap';
 
@@ -57,4 +59,37 @@ describe('an incident fed 100,000 distinct events of 100,000 workloads', () => {
     aggregator.add(failureOf(0, 4));
     expect(aggregator.incidentsFound()[0]!.occurrences).toBe(before + 1 + 4);
   });
+});
+
+describe('a delivery of more placements than MAX_PLACEMENTS', () => {
+  const event = (pod: string, reason: string, message: string, time: string) =>
+    JSON.stringify({
+      metadata: { name: `${pod}.${reason}`, namespace: 'shop' },
+      involvedObject: { kind: 'Pod', namespace: 'shop', name: pod },
+      reason,
+      type: reason === 'FailedScheduling' ? 'Warning' : 'Normal',
+      message,
+      source: { component: reason === 'Nominated' ? 'karpenter' : 'default-scheduler' },
+      lastTimestamp: time,
+    });
+  // sigs.k8s.io/karpenter@v1.14.1 pkg/controllers/provisioning/scheduling/events.go NominatePodEvent
+  const nominated = (pod: string) =>
+    event(pod, 'Nominated', 'Pod should schedule on: nodeclaim/default-x7k2p', '2026-11-30T10:00:10Z');
+  const failed = (pod: string) =>
+    event(pod, 'FailedScheduling', '0/3 nodes are available: 3 Insufficient cpu.', '2026-11-30T10:00:00Z');
+  const resolvedAfter = (placements: number) =>
+    analyzeMessages(
+      [...Array.from({ length: placements }, (_, i) => nominated(`web-${i}`)), failed('web-0')].map((message, i) => ({
+        message,
+        origin: { file: 'events', line: i + 1 },
+      })),
+      'prod',
+    ).stats.resolvedSignals;
+
+  it('remembers the most recent ones: an earlier failure of a pod placed long before is counted', () => {
+    // The first pod's placement, later than its failure, resolves it while remembered …
+    expect(resolvedAfter(MAX_PLACEMENTS)).toBe(1);
+    // … and is forgotten once MAX_PLACEMENTS other pods were placed after it.
+    expect(resolvedAfter(MAX_PLACEMENTS + 1)).toBe(0);
+  }, 60_000);
 });
