@@ -92,6 +92,7 @@ export function bundledFunction(
     depsLockFilePath: join(ROOT, 'package-lock.json'),
     bundling: {
       ...BUNDLE_OPTIONS,
+      mainFields: [...BUNDLE_OPTIONS.mainFields],
       bundleAwsSDK: true,
       forceDockerBundling: false,
       // esbuild runs in the project root, where the alias's relative path resolves.
@@ -163,7 +164,8 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
 }
 
 /**
- * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped.
+ * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped, its
+ * dependencies taken from their ES module builds where they have one.
  * Measured by `npm run bench -- cold` (docs/BENCHMARKS.md), import CPU of the analyzer's index.js
  * against an empty bundle, once its classifier, AWS and zod halves became files of their own (three
  * runs, before node:crypto was deferred): unminified 5.35–5.41×, minified 4.79–4.97×, minified with
@@ -177,8 +179,22 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  * names the real functions at a bundle line under a `// lambdas/core/<file>.ts` banner, at no cost.
  * Whitespace and syntax minification alone keeps the names but not the lines and banners, for
  * about 0.4 ms of import.
+ *
+ * `mainFields` puts a package's ES module build (`module`) before its CommonJS one (`main`, which
+ * esbuild takes first for Node): the AWS SDK's CommonJS build is one file per client with every
+ * command in it, which no bundler can trim, and EC2's alone is 2.4 MB. From the ES build the
+ * analyzer's AWS half, which the first batch with a finding loads, went from 4.6 to 2.5 MiB and its
+ * import from 339 to 157 ms of CPU (21 alternating rounds, load average 5); the bench's row "AWS half
+ * from the SDK's CommonJS files" keeps that comparison. Packages with an `exports` map (Powertools,
+ * zod) are bundled as before.
  */
-export const BUNDLE_OPTIONS = { format: OutputFormat.CJS, target: 'node24', minify: false, sourceMap: false } as const;
+export const BUNDLE_OPTIONS = {
+  format: OutputFormat.CJS,
+  target: 'node24',
+  minify: false,
+  sourceMap: false,
+  mainFields: ['module', 'main'],
+} as const;
 
 /** A module a function `require`s on first use, bundled as `<name>.js` beside index.js. */
 export interface LazyModule {
@@ -237,6 +253,7 @@ function lazyBundleCommand(
     '--platform=node',
     `--format=${BUNDLE_OPTIONS.format}`,
     `--target=${BUNDLE_OPTIONS.target}`,
+    `--main-fields=${BUNDLE_OPTIONS.mainFields.join(',')}`,
     `--outfile=${join(outputDir, `${name}.js`)}`,
     '--log-level=warning',
     // Its own imports of other lazy modules (a cycle back to itself included) stay requires too.

@@ -21,6 +21,11 @@ describe('the bundled analyzer', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('@aws-sdk/');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./analyzer-aws")');
     expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).toContain('@aws-sdk/client-sns');
+    // The SDK's ES build, which esbuild can trim to the commands used, not its one-file CommonJS build.
+    expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).toContain('node_modules/@aws-sdk/client-ec2/dist-es/');
+    expect(readFileSync(join(dir, 'analyzer-aws.js'), 'utf8')).not.toContain(
+      'node_modules/@aws-sdk/client-ec2/dist-cjs/',
+    );
     expect(existsSync(join(dir, 'index.js.map'))).toBe(false);
   });
 

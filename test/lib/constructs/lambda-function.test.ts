@@ -65,8 +65,14 @@ describe('bundledFunction', () => {
     expect(statements.flatMap(resourcesOf).every((r) => r.includes('FnLogGroup'))).toBe(true);
   });
 
-  it('bundles CommonJS for Node.js 24, neither minified nor source-mapped', () => {
-    expect(BUNDLE_OPTIONS).toEqual({ format: 'cjs', target: 'node24', minify: false, sourceMap: false });
+  it('bundles CommonJS for Node.js 24, neither minified nor source-mapped, dependencies from their ES builds', () => {
+    expect(BUNDLE_OPTIONS).toEqual({
+      format: 'cjs',
+      target: 'node24',
+      minify: false,
+      sourceMap: false,
+      mainFields: ['module', 'main'],
+    });
   });
 
   it('aliases node:crypto to the deferred module in the bundles listed in cryptoOnFirstUse only', () => {
