@@ -25,7 +25,7 @@ declare const WebAssembly: {
   Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
 };
 
-/** Layout of the memory: symbol of each byte, the parts' offsets, the transition table, the line. */
+/** Layout of the memory: symbol of each byte (doubled), the parts' offsets, the transition table, the line. */
 const SYMBOLS = 0;
 const OFFSETS = 256;
 const TABLE = 272;
@@ -40,6 +40,8 @@ export class NativeScan {
   private readonly memory: WasmMemory;
   private bytes: Uint8Array;
   private offsets: Int32Array;
+  /** Where the line is copied: a view kept, not made for each line. */
+  private line: Uint8Array;
   private readonly text: number;
   private readonly encoder = new TextEncoder();
   /** `scans[k]` scans k parts at once. */
@@ -55,7 +57,13 @@ export class NativeScan {
     this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
     this.bytes = new Uint8Array(this.memory.buffer);
     this.offsets = new Int32Array(this.memory.buffer, OFFSETS, MAX_LANES);
-    this.bytes.set(symbols.subarray(0, 128), SYMBOLS);
+    this.line = this.bytes.subarray(this.text);
+    // Each byte's symbol, doubled: with the state shifted one bit further, their sum is the byte
+    // offset of the 16-bit entry, one shift less per character.
+    this.bytes.set(
+      symbols.subarray(0, 128).map((symbol) => symbol * 2),
+      SYMBOLS,
+    );
     new Int16Array(this.memory.buffer, TABLE, table.length).set(table);
     const exports = new WebAssembly.Instance(scanModule(shift), { m: { memory: this.memory } }).exports;
     this.scans = [];
@@ -81,7 +89,7 @@ export class NativeScan {
     if (text.length < 2 * longest || room > MAX_TEXT_BYTES) return undefined;
     if (this.text + room > this.bytes.length) this.grow(this.text + room);
     const from = this.text;
-    const n = this.encoder.encodeInto(text, this.bytes.subarray(from)).written;
+    const n = this.encoder.encodeInto(text, this.line).written;
     // n ≥ text.length ≥ 2 × longest: two parts at least. A part j < lanes − 1 starts at j × step, the
     // last one ends with the line; the one before the last must end within it too.
     let lanes = Math.min(MAX_LANES, Math.floor(n / longest));
@@ -100,6 +108,7 @@ export class NativeScan {
     this.memory.grow(Math.ceil((bytes - this.bytes.length) / PAGE));
     this.bytes = new Uint8Array(this.memory.buffer);
     this.offsets = new Int32Array(this.memory.buffer, OFFSETS, MAX_LANES);
+    this.line = this.bytes.subarray(this.text);
   }
 }
 
@@ -168,10 +177,11 @@ function scanBody(lanes: number, shift: number): number[] {
       at = position(lane);
       code.push(LOCAL_GET, 0, LOCAL_GET, offset(lane), I32_ADD, LOCAL_SET, at);
     }
-    // next = table[(state << shift | symbols[byte]) ]; a negative entry: a pattern ends here.
-    code.push(LOCAL_GET, state(lane), I32_CONST, ...signed(shift), I32_SHL);
+    // next = table[state << shift | symbol] at byte (state << shift + 1 | 2 × symbol); a negative
+    // entry: a pattern ends here.
+    code.push(LOCAL_GET, state(lane), I32_CONST, ...signed(shift + 1), I32_SHL);
     code.push(LOCAL_GET, at, I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(SYMBOLS), I32_OR);
-    code.push(I32_CONST, 1, I32_SHL, I32_LOAD16_S, 1, ...unsigned(TABLE));
+    code.push(I32_LOAD16_S, 1, ...unsigned(TABLE));
     code.push(LOCAL_TEE, target(lane), I32_CONST, 0, I32_LT_S, IF, VOID, I32_CONST, 1, RETURN, END);
     code.push(LOCAL_GET, target(lane), LOCAL_SET, state(lane));
   }

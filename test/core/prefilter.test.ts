@@ -140,6 +140,17 @@ describe('SubstringMatcher', () => {
     );
   });
 
+  it('the WebAssembly pass reads lines longer than its first memory, and leaves the longest to the loop', () => {
+    const patterns = prefilterLists().worthParsing;
+    const native = new SubstringMatcher(patterns);
+    for (const length of [70_000, 300_000, 2_000_000]) {
+      const healthy = 'é'.repeat(length);
+      expect(native.test(healthy)).toBe(false);
+      expect(native.test(`${healthy}${patterns[0]!}`)).toBe(true);
+      expect(native.test(`${healthy.slice(0, length / 2)}${patterns[1]!}${healthy}`)).toBe(true);
+    }
+  });
+
   it('refuses patterns it cannot match', () => {
     expect(() => new SubstringMatcher([''])).toThrow(/non-empty ASCII/);
     expect(() => new SubstringMatcher(['naïve'])).toThrow(/non-empty ASCII/);
