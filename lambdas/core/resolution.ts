@@ -60,6 +60,8 @@ interface Held {
   arrived?: number;
   /** Resolved or released: no longer held, waiting only to leave the queue. */
   done?: boolean;
+  /** Characters of its record's text and summary (`charsOf`), counted against `maxHeldChars`. */
+  chars: number;
 }
 
 /** How a resolution tracker releases what it holds. */
@@ -75,6 +77,12 @@ export interface ResolutionOptions {
    * scheduling failure of the file until its end.
    */
   maxHeld?: number;
+  /**
+   * At most this many characters of record text are held; past it the oldest failure is released
+   * and counted, so that a few thousand very long records (continuations are joined up to 256 KB)
+   * cannot hold gigabytes where ordinary ones hold megabytes.
+   */
+  maxHeldChars?: number;
   /**
    * Follow Karpenter's provisioning rounds: a launch resolves the failures of the pods its round
    * named (lambdas/core/launch-rounds.ts). Worth it only where Karpenter's log and the scheduler's
@@ -92,6 +100,8 @@ export const FOLLOW_RESOLUTION_WINDOW_MS = 60_000;
 
 /** Failures held at most by default: a few MiB of signals, far above one delivery's. */
 export const DEFAULT_MAX_HELD = 10_000;
+/** Characters of held records at most by default: 16 M, a few dozen MiB, far above one delivery's. */
+export const DEFAULT_MAX_HELD_CHARS = 16 * 2 ** 20;
 
 /** Placements remembered per delivery, beyond which the oldest are forgotten. */
 export const MAX_PLACEMENTS = 10_000;
@@ -102,7 +112,7 @@ const MAX_PLACEMENTS_PER_POD = 8;
  * Holds the scheduling failures of one delivery and drops those that a placement of every pod they
  * name resolves. A placement resolves a failure logged no later than it (by the records' times when
  * both have one; else by arrival). Memory is bounded: placements by MAX_PLACEMENTS, held failures
- * by `maxHeld`; a placement finds what it resolves through an index by pod name, so a long input
+ * by `maxHeld` and `maxHeldChars`; a placement finds what it resolves through an index by pod name, so a long input
  * costs time in proportion to its length, not to the square of it.
  */
 export class ResolutionTracker {
@@ -111,18 +121,21 @@ export class ResolutionTracker {
   /** Index of the oldest entry of `queue` that may still be held. */
   private head = 0;
   private heldCount = 0;
+  private heldChars = 0;
   /** Held failures by the name of each pod they still wait for. */
   private readonly byPod = new Map<string, Set<Held>>();
   /** Placements seen so far: pod name → namespace ('' unknown) and time. */
   private readonly placements = new Map<string, Array<{ namespace: string; time?: number }>>();
   private newest: number | undefined;
   private readonly maxHeld: number;
+  private readonly maxHeldChars: number;
   private readonly launches: LaunchRounds | undefined;
   /** Failures dropped because every pod they named was placed. */
   resolved = 0;
 
   constructor(private readonly options: ResolutionOptions = {}) {
     this.maxHeld = Math.max(1, options.maxHeld ?? DEFAULT_MAX_HELD);
+    this.maxHeldChars = options.maxHeldChars ?? DEFAULT_MAX_HELD_CHARS;
     if (options.launches) this.launches = new LaunchRounds();
   }
 
@@ -149,7 +162,7 @@ export class ResolutionTracker {
       }
       const open = new Set(pods.filter((pod) => !this.placedSince(pod, time)));
       if (open.size === 0) this.resolved++;
-      else this.hold({ signal, pods: open, time, arrived: this.newest });
+      else this.hold({ signal, pods: open, time, arrived: this.newest, chars: charsOf(signal.record) });
     }
     return [...this.released(), ...now];
   }
@@ -163,6 +176,7 @@ export class ResolutionTracker {
     this.queue = [];
     this.head = 0;
     this.heldCount = 0;
+    this.heldChars = 0;
     this.byPod.clear();
     return all;
   }
@@ -170,6 +184,7 @@ export class ResolutionTracker {
   private hold(held: Held): void {
     this.queue.push(held);
     this.heldCount++;
+    this.heldChars += held.chars;
     for (const pod of held.pods) {
       const name = splitPod(pod).name;
       let waiting = this.byPod.get(name);
@@ -182,6 +197,7 @@ export class ResolutionTracker {
   private release(held: Held): void {
     held.done = true;
     this.heldCount--;
+    this.heldChars -= held.chars;
     for (const pod of held.pods) {
       const name = splitPod(pod).name;
       const waiting = this.byPod.get(name);
@@ -199,7 +215,7 @@ export class ResolutionTracker {
       const held = this.queue[this.head]!;
       if (held.done) continue;
       const late = cutoff !== undefined && (held.arrived ?? this.newest!) < cutoff;
-      if (!late && this.heldCount <= this.maxHeld) break;
+      if (!late && this.heldCount <= this.maxHeld && this.heldChars <= this.maxHeldChars) break;
       this.release(held);
       released.push(held.signal);
     }
@@ -255,6 +271,9 @@ export class ResolutionTracker {
     );
   }
 }
+
+/** What a held record keeps of its line, at least: its text and its summary. */
+const charsOf = (record: LogRecord): number => record.text.length + record.summary.length;
 
 function splitPod(pod: string): { namespace: string; name: string } {
   const slash = pod.indexOf('/');

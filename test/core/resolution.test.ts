@@ -1,6 +1,6 @@
 import { analyzeMessages, StreamingAnalyzer } from '../../lambdas/core/analyze';
 import { parseMessage } from '../../lambdas/core/parse';
-import { placedPodOf } from '../../lambdas/core/resolution';
+import { DEFAULT_MAX_HELD_CHARS, placedPodOf } from '../../lambdas/core/resolution';
 
 const INSUFFICIENT_CPU =
   '0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.';
@@ -156,6 +156,20 @@ describe('bounded holding', () => {
     expect([...new Set(opened)]).toEqual(['scheduling-insufficient-resources']);
     expect(analyzer.snapshot().incidents[0]!.occurrences).toBe(50);
     expect(analyzer.finish().incidents[0]!.occurrences).toBe(10_050);
+  });
+
+  it('holds at most DEFAULT_MAX_HELD_CHARS of record text: very long failures are released as they come', () => {
+    const analyzer = new StreamingAnalyzer({ cluster: 'prod' });
+    const stream = analyzer.stream();
+    // 200 failures of 100,000 characters each (a scheduler message with a long tail), none placed.
+    const tail = ` ${'x'.repeat(100_000)}`;
+    for (let i = 0; i < 200; i++) {
+      stream.push({ message: podEvent(`long-${i}`, 'FailedScheduling', INSUFFICIENT_CPU + tail, at(0)), origin: {} });
+    }
+    stream.flush();
+    const heldAtMost = Math.floor(DEFAULT_MAX_HELD_CHARS / 100_000);
+    expect(analyzer.snapshot().incidents[0]!.occurrences).toBeGreaterThanOrEqual(200 - heldAtMost);
+    expect(analyzer.finish().incidents[0]!.occurrences).toBe(200);
   });
 
   it('a placement resolves only the failures still waiting for that pod, among many held', () => {
