@@ -171,7 +171,9 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  * runs, before node:crypto was deferred): unminified 5.35–5.41×, minified 4.79–4.97×, minified with
  * a source map 8.3–8.8×, unminified with one 9.8–9.9×. With node:crypto deferred (`DEFERRED_CRYPTO`;
  * two runs at load average 8.5–10): unminified 3.75–3.81× (7.2–7.5 ms), minified 3.13–3.20×,
- * whitespace and syntax only 3.60×, with source maps 5.8–6.2× and 7.2–7.9×. A source map costs on
+ * whitespace and syntax only 3.60×, with source maps 5.8–6.2× and 7.2–7.9×; a third, at load 12,
+ * 4.52× for the same 7.2 ms, the empty bundle's import having taken 1.6 ms instead of 1.9–2.0 (the
+ * ratio moves with its small denominator; compare rows of one run). A source map costs on
  * every cold start: with `--enable-source-maps` Node reads and parses the map of each file as it
  * loads. Minifying saves about 1.2 ms of import, and about 2 ms of a cold start that costs about
  * 97 ms through its first batch (the classifier half is smaller too), and makes a stack trace
