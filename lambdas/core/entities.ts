@@ -296,17 +296,21 @@ const RANKS = 4;
  */
 function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
   let slots: unknown[] | undefined;
+  // The slots some field filled, one bit each: the others are not looked at.
+  let filled = 0;
   for (const key in fields) {
     const place = FIELD_SLOTS.get(key);
     if (place === undefined) continue;
     slots ??= new Array<unknown>(SLOTS * RANKS);
     slots[place[0] * RANKS + place[1]] = fields[key];
+    filled |= 1 << place[0];
   }
   if (!slots) return;
   // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
   // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
   if (slots[12 * RANKS] !== undefined || slots[12 * RANKS + 1] !== undefined) slots[1 * RANKS + 3] = undefined;
   const named = (slot: number): string | undefined => {
+    if ((filled & (1 << slot)) === 0) return undefined;
     for (let rank = 0; rank < RANKS; rank++) {
       const value = slots[slot * RANKS + rank];
       if (typeof value === 'string') return value;
