@@ -42,6 +42,8 @@ async function retainedBy(slicedMessages: boolean, chunks: string[]): Promise<nu
 describe('what the CLI keeps of a file', () => {
   it('does not grow with the chunks its kept records were cut from', async () => {
     const chunks = chunksOf(48, 512 * 1024);
+    // Once first, so that what the pipeline builds on first use (matcher tables) is not measured.
+    await retainedBy(true, chunksOf(2, 1024));
     // 48 held failures, each a line of about 400 characters, cut from a 512 KiB chunk.
     const copied = await retainedBy(true, chunks);
     // The control: parsed from slices of the chunks, the same held failures keep every chunk.

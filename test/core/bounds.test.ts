@@ -24,27 +24,26 @@ function failureOf(i: number, count = 1): Signal {
   };
 }
 
-describe('an incident fed 100,000 distinct events of 100,000 workloads', () => {
-  const distinct = 100_000;
+describe('an incident fed 200,000 distinct events of 200,000 workloads', () => {
+  const distinct = 200_000;
 
   it('keeps at most MAX_REMEMBERED of each, whatever the input', async () => {
     expect(base!.rule).toBe('scheduling-insufficient-resources');
     const aggregator = new Aggregator('prod');
-    const small = await heapGrowthOf(() => {
-      for (let i = 0; i < MAX_REMEMBERED; i++) aggregator.add(failureOf(i));
-    });
-    const large = await heapGrowthOf(() => {
+    // The first MAX_REMEMBERED fill what is kept (not measured: the heap also moves by a few MiB as
+    // V8 drops unused bytecode and first-use tables settle) …
+    for (let i = 0; i < MAX_REMEMBERED; i++) aggregator.add(failureOf(i));
+    // … and the 190,000 after them leave nothing more. Unbounded, their identities and workloads
+    // would take about 26 MB (about 140 bytes for each event and its workload).
+    const growth = await heapGrowthOf(() => {
       for (let i = MAX_REMEMBERED; i < distinct; i++) aggregator.add(failureOf(i));
     });
+    expect(growth).toBeLessThan(6 * 2 ** 20);
     const [incident] = aggregator.incidentsFound();
     // Every event counted once; the workloads counted up to the bound.
     expect(incident!.occurrences).toBe(distinct);
     expect(incident!.workloadCount).toBe(MAX_REMEMBERED);
     expect(incident!.entities.workloads).toHaveLength(50);
-    // 9× more events after the first MAX_REMEMBERED kept no more than the first ones did (their
-    // identities and workloads, over a MiB, would be 9× that unbounded).
-    expect(small).toBeGreaterThan(2 ** 19);
-    expect(large).toBeLessThan(small);
     // Not a timing: a generous ceiling for a shared machine.
   }, 60_000);
 
