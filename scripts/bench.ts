@@ -24,10 +24,13 @@ import { functionSettingsOf, serializeSettings, SETTINGS_FILE } from '../contrac
 import { ANALYZER_CRYPTO_ON_FIRST_USE, ANALYZER_LAZY_MODULES } from '../lib/constructs/analyzer-function';
 import { BUNDLE_OPTIONS, aliasesOf, lazyModulesOf } from '../lib/constructs/lambda-function';
 import { DEFAULT_FILTER_TERMS } from '../lib/filter-pattern';
+import { Aggregator } from '../lambdas/core/aggregate';
 import { analyzeMessages } from '../lambdas/core/analyze';
+import { RecordAssembler } from '../lambdas/core/assemble';
 import { classify, worthParsingOrPlacement } from '../lambdas/core/classify';
 import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/subscription-payload';
 import { emptyInputStats, fromDocument } from '../lambdas/core/input';
+import type { LogRecord, Signal } from '../lambdas/core/model';
 import { parseMessage } from '../lambdas/core/parse';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';
 import { testClients, testObservability, testSettings } from '../test/support/aws';
@@ -250,6 +253,76 @@ function recordTexts(data: string): string[] {
   return decoded.document.logEvents.flatMap((event) => parseMessage(event.message, {})?.text ?? []);
 }
 
+/**
+ * The pipeline's stages, each alone, as the analyzer runs them (lambdas/core/analyze.ts), on inputs
+ * prepared here, outside any timed region: decode + parse, the records built from the delivery (the
+ * messages through the RecordAssembler with the analyzer's prefilter, so only the records it keeps
+ * are parsed; nothing classified); classify, of those records; aggregate, of the signals the
+ * pipeline counts into its incidents (taken from a run of the pipeline itself, after the holding of
+ * scheduling failures and the merging of their causes), and the incidents read out as the analysis
+ * does. What the stages leave out is the rest of the pipeline: merging causes, resolving scheduling
+ * failures, counting the unrecognised, and the plumbing between the stages.
+ */
+export function stagesOf(batch: string[]): {
+  decodeAndParse: (data: string) => number;
+  classifyAlone: (data: string) => number;
+  aggregateAlone: (data: string) => number;
+} {
+  const decodeAndParse = (data: string, records?: LogRecord[]) => {
+    const decoded = decodeSubscriptionData(data);
+    if (!decoded.ok) return 0;
+    const assembler = new RecordAssembler({ keep: worthParsingOrPlacement, skipped: 0 });
+    let built = 0;
+    for (const message of fromDocument(decoded.document, emptyInputStats())) {
+      const record = assembler.push(message);
+      if (record) built = records?.push(record) ?? built + 1;
+    }
+    const last = assembler.flush();
+    if (last) built = records?.push(last) ?? built + 1;
+    return built;
+  };
+  const records = new Map(
+    batch.map((data) => {
+      const built: LogRecord[] = [];
+      decodeAndParse(data, built);
+      return [data, built];
+    }),
+  );
+  const signals = new Map(batch.map((data) => [data, signalsCounted(data)]));
+  return {
+    decodeAndParse: (data) => decodeAndParse(data),
+    classifyAlone: (data) => {
+      let found = 0;
+      for (const record of records.get(data)!) found += classify(record).length;
+      return found;
+    },
+    aggregateAlone: (data) => {
+      const aggregator = new Aggregator('prod');
+      for (const signal of signals.get(data)!) aggregator.add(signal);
+      return aggregator.incidentsFound().length;
+    },
+  };
+}
+
+/** The signals the pipeline adds to its incidents for a delivery, in order: its Aggregator's input. */
+function signalsCounted(data: string): Signal[] {
+  const counted: Signal[] = [];
+  const add = Object.getOwnPropertyDescriptor(Aggregator.prototype, 'add')!;
+  Object.defineProperty(Aggregator.prototype, 'add', {
+    ...add,
+    value(this: Aggregator, signal: Signal) {
+      counted.push(signal);
+      return (add.value as Aggregator['add']).call(this, signal);
+    },
+  });
+  try {
+    pipeline(data);
+  } finally {
+    Object.defineProperty(Aggregator.prototype, 'add', add);
+  }
+  return counted;
+}
+
 /** CPU time of this process so far (user + system, all its threads, the collector's included), in ms. */
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage();
@@ -259,9 +332,26 @@ const cpuMs = (): number => {
 const wallMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 /**
- * Median time of each function over `rounds` interleaved rounds over all inputs (two warm-up rounds).
- * CPU time by default: on a machine that other work loads, wall time also counts the time the process
- * waited for a core, which varies from round to round far more than what the code costs.
+ * `items` rotated left by `by` places: over `items.length` consecutive values of `by`, every item
+ * takes every place once. Rounds that run their candidates in this order run each equally often at
+ * every place of a round (`race`, the cold section).
+ */
+export const rotated = <T>(items: readonly T[], by: number): T[] => {
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+};
+
+/**
+ * Median time of each function over at least `rounds` rounds over all inputs (two warm-up rounds),
+ * rounded up to a multiple of the number of functions: each round runs every function once, in an
+ * order rotated by one each round, so that each runs equally often at every place of a round. A
+ * rotation keeps who runs before whom, though: with --expose-gc, a scavenge (minor GC) runs, untimed,
+ * before each function, so that none pays for the young garbage of the one before it (measured on
+ * the filtered stream, rotating the pipeline and two copies of the floor: in five runs the copies
+ * differed by 8–31 % without it, by 2–5 % with it; a full GC instead doubled every function's time,
+ * the floor's included, as each then ran on a heap it had to grow again). CPU time
+ * by default: on a machine that other work loads, wall time also counts the time the process waited
+ * for a core, which varies from round to round far more than what the code costs.
  */
 function race(
   inputs: string[],
@@ -269,14 +359,18 @@ function race(
   rounds: number,
   clock: () => number = cpuMs,
 ): number[] {
+  const gc = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
+  const order = functions.map((fn, index) => ({ fn, index }));
+  const measured = Math.ceil(rounds / functions.length) * functions.length;
   const times = functions.map(() => [] as number[]);
-  for (let round = 0; round < rounds + 2; round++) {
-    functions.forEach((fn, index) => {
+  for (let round = -2; round < measured; round++) {
+    for (const { fn, index } of rotated(order, round + 2)) {
+      gc?.({ type: 'minor' });
       const start = clock();
       for (const input of inputs) fn(input);
       const elapsed = clock() - start;
-      if (round >= 2) times[index]!.push(elapsed);
-    });
+      if (round >= 0) times[index]!.push(elapsed);
+    }
   }
   return times.map(median);
 }
@@ -289,6 +383,18 @@ function median(values: number[]): number {
 
 // ---------------------------------------------------------------------------------------------
 // Throughput
+
+/** The rows of `stagesOf`'s stages, measured in the same rounds as the pipeline and its floor. */
+function reportStages(prefix: string, floorMs: number, pipelineMs: number, stageMs: number[]): void {
+  const [parseMs, classifyMs, aggregateMs] = stageMs as [number, number, number];
+  report(`${prefix}: decode + parse alone (the records built, nothing classified), vs floor`, ratio(parseMs / floorMs));
+  report(`${prefix}: classify alone, on the parsed records, vs floor`, ratio(classifyMs / floorMs));
+  report(`${prefix}: aggregate alone, on the signals, vs floor`, ratio(aggregateMs / floorMs));
+  report(
+    `${prefix}: the rest of the pipeline (pipeline minus the three stages), vs floor`,
+    ratio((pipelineMs - parseMs - classifyMs - aggregateMs) / floorMs),
+  );
+}
 
 /** The raw mix of a healthy cluster: 8 deliveries of about 1 MB decoded, 3 % of the lines failures. */
 const RAW_FAILURE_SHARE = 0.03;
@@ -311,9 +417,10 @@ const throughputRaw: Section = {
       }
       return sum;
     };
-    const [floorMs, pipelineMs, prefilterMs, readMs] = race(
+    const { decodeAndParse, classifyAlone, aggregateAlone } = stagesOf(memo.batch);
+    const [floorMs, pipelineMs, prefilterMs, readMs, ...stageMs] = race(
       memo.batch,
-      [floor, pipeline, prefilterPass, readEveryCharacter],
+      [floor, pipeline, prefilterPass, readEveryCharacter, decodeAndParse, classifyAlone, aggregateAlone],
       15,
     );
     report(
@@ -323,6 +430,7 @@ const throughputRaw: Section = {
     );
     report('raw mix, part of it: the prefilter’s pass over every line, vs floor', ratio(prefilterMs! / floorMs!));
     report('raw mix, for scale: a loop that only reads every character, vs floor', ratio(readMs! / floorMs!));
+    reportStages('raw mix, where the time goes', floorMs!, pipelineMs!, stageMs);
   },
   method: [
     'Throughput, raw mix: 8 subscription deliveries of about 1 MB decoded each, the lines of a healthy',
@@ -331,10 +439,22 @@ const throughputRaw: Section = {
     'each line as zap JSON, zap console or a Fluent Bit record around a CRI line. The pipeline is decode →',
     'parse → classify → aggregate, as the analyzer runs before it touches AWS; the floor is gunzip + one',
     'JSON.parse of each delivery. Median CPU time (user + system of the process, collector threads',
-    'included) of 15 interleaved rounds: on a machine others load, wall time mostly measures the wait for',
-    'a core. MB/s is megabytes per CPU second. Beside it, in the same rounds: the prefilter’s pass alone',
-    '(one automaton over every line, on the messages already decoded), and a loop that only reads every',
-    'character of every line (`charCodeAt`), the least any scan of the lines costs in JavaScript.',
+    'included) of at least 15 rounds, as many per function at each place of a round: every round runs',
+    'each function once over the whole batch, in an order rotated by one each round, after an untimed',
+    'scavenge (minor GC) before each, so that none pays for the garbage of the one before it. On a',
+    'machine others load, wall time mostly measures the wait for a core. MB/s is megabytes per CPU',
+    'second. Beside it, in the same rounds: the prefilter’s pass alone (one automaton over every line, on',
+    'the messages already decoded), and a loop that only reads every character of every line',
+    '(`charCodeAt`), the least any scan of the lines costs in JavaScript.',
+    'Where the time goes, in the same rounds, each stage the analyzer’s own code (lambdas/core) with its',
+    'input prepared before the rounds where the stage does not produce it: decode + parse is the delivery',
+    'decoded and its messages through the record assembler with the analyzer’s prefilter (only the',
+    'records it keeps are parsed; nothing classified); classify alone is `classify` over those records;',
+    'aggregate alone is an Aggregator fed the signals the pipeline itself counted for that delivery',
+    '(captured from one run of it, after the holding of scheduling failures and the merging of causes),',
+    'its incidents read out. The rest is the pipeline minus the three (merging causes, resolving held',
+    'scheduling failures, counting unrecognised failures, and the plumbing between the stages): a',
+    'difference of medians, so only roughly the cost of that rest.',
   ],
 };
 
@@ -368,13 +488,19 @@ const throughputFiltered: Section = {
   run() {
     const { batch, raw, failures } = filteredStream(4, 500_000);
     const passed = batch.reduce((sum, data) => sum + floor(data), 0);
-    const [floorMs, pipelineMs] = race(batch, [floor, pipeline], 15);
+    const { decodeAndParse, classifyAlone, aggregateAlone } = stagesOf(batch);
+    const [floorMs, pipelineMs, ...stageMs] = race(
+      batch,
+      [floor, pipeline, decodeAndParse, classifyAlone, aggregateAlone],
+      15,
+    );
     const bytes = batch.reduce((sum, data) => sum + decodedSize(data), 0);
     report(
       'throughput, the stream the subscription filter passes: pipeline vs floor',
       `${ratio(pipelineMs! / floorMs!)} (${((bytes / 1e6 / pipelineMs!) * 1000).toFixed(1)} MB/s)`,
       'goal ≤ 3×',
     );
+    reportStages('that stream, where the time goes', floorMs!, pipelineMs!, stageMs);
     report(
       'that stream: share of the raw lines it passes, share of failures in it',
       `${((passed / raw) * 100).toFixed(1)} % of ${raw.toLocaleString('en')}; ${((failures / passed) * 100).toFixed(0)} % failures`,
@@ -397,7 +523,7 @@ const throughputFiltered: Section = {
     'are reported; no stage caches by text)',
     'go through the stack’s own subscription filter (lib/filter-pattern.ts, CloudWatch Logs term semantics:',
     'any term, case-sensitive, as a whole word); what passes is packed into 4 deliveries of about 500 kB',
-    'decoded. Pipeline and floor as for the raw mix.',
+    'decoded. Pipeline, floor, rounds and where the time goes as for the raw mix.',
   ],
 };
 
@@ -634,10 +760,7 @@ const coldStart: Section = {
       const runs = new Map<string, ColdRun[]>();
       const all = [{ variant: { label: 'empty' }, file: join(dir, 'empty', 'index.js'), execArgv: [] }, ...variants];
       for (let round = 0; round < COLD_ROUNDS_PER_PLACE * all.length; round++) {
-        for (const { variant, file, execArgv } of [
-          ...all.slice(round % all.length),
-          ...all.slice(0, round % all.length),
-        ]) {
+        for (const { variant, file, execArgv } of rotated(all, round)) {
           runs.set(variant.label, [...(runs.get(variant.label) ?? []), coldRun(file, execArgv, event)]);
         }
       }
