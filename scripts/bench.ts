@@ -972,71 +972,6 @@ function machine(): string {
   return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${platform()} ${release()}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
 }
 
-/**
- * Where the time went before and after issue 17's work, recorded by hand (not by this run): `node
- * --cpu-prof` on the esbuild bundle of a driver that runs floor and pipeline over the bench's own
- * deliveries, top self-time entries as shares of the profile. Shares, not ratios: the profiler slows
- * JavaScript more than gunzip and JSON.parse.
- */
-const PROFILE = [
-  '## Profile before and after (issue 17)',
-  '',
-  'Recorded by hand with `node --cpu-prof` (not by `npm run bench`): top self-time entries, as shares of',
-  'the profile, of a driver running floor and pipeline over the bench’s deliveries (bundled by esbuild).',
-  '',
-  '- Cold import, before: building the prefilter’s raw forms (`rawForms`, 625 forms of `\"level\":\"error\"`)',
-  '  11 % plus the garbage it left 16 %, compiling the bundle 10 %, the vocabularies’ indexes 2 %; the',
-  '  first record then built three automata, 700 ms of self time for the largest (`Int32Array.from` with',
-  '  a callback over a 20 MB table). After: Node’s own modules (crypto, which Powertools’ logger imports,',
-  '  and zlib) 16 %, compiling the bundle 16 %, top-level code 3 %; nothing of the classifier runs before',
-  '  the first record worth parsing, whose tables now cost about 15 ms.',
-  '- Cold import, second pass (the settings had moved into a file that zod validated at run time: import',
-  '  was 29× an empty bundle, 35 ms; whole-process profile of `require(index.js)`, 706 KiB): before,',
-  '  compiling the bundle 31 % (`wrapSafe`), building zod and the settings schema 13 % (`init`,',
-  '  `members`, `defineBound`, `mergeDefs`, `$constructor`), Node’s own modules 6 %, reading the file 5 %;',
-  '  then the first batch of 200 healthy lines spent about 60 ms deriving the rule tables and every raw',
-  '  form of the prefilter’s fragments (about 25 ms) and building its automaton (about 30 ms). After',
-  '  (index.js 145 KiB: the settings checked without zod against a generated JSON Schema, the classifier',
-  '  half a file of its own loaded on the first delivery with log events, the prefilter’s fragments',
-  '  generated at build time): compiling index.js 14–16 %, Node’s own modules (zlib, crypto and console,',
-  '  for decoding and Powertools) 10–16 %, Node’s start-up the rest; none of our own top-level code shows.',
-  '  Import plus the first batch went from about 100 to about 60 ms of CPU, most of it now the prefilter’s',
-  '  automaton (about 25 ms cold, the same whichever way it is built: a build with sparse trie edges',
-  '  took 2.7 ms instead of 6.4 warm but as long cold, interpreted, and was not kept) and compiling the',
-  '  classifier half (417 KiB, 10× an empty bundle on its own).',
-  '- Filtered stream, first pass (on the old corpus, whose texts were 97 % repeats): before, `classify`',
-  '  12 % (its automaton loop), collector 10 %, `JSON.parse` of messages 7 %, aggregation 6 %, the',
-  '  automata’s first build 5 %; after, `classify` 21 % (that loop now also finding the entity patterns’',
-  '  gates), `JSON.parse` of messages 9 %, the prefilter 6 %, collector 6 %, aggregation 6 %, entities 5 %.',
-  '  Entity extraction on texts that never repeat went from 6.4–7.7× the floor to 2.0–2.3× (each',
-  '  pattern gated by its literals, found in the classifier’s pass).',
-  '- Filtered stream, second pass, on the corpus with fresh names (its random numbers had repeated every',
-  '  10,466 draws; now 70 % of its lines and 36 % of its texts are distinct), 20 rounds: before,',
-  '  `classify` 17.4 % (the automaton’s loop inlined into it), collector 7.9 %, `JSON.parse` of messages',
-  '  7.4 %, `Aggregator.add` 6.2 %, `findAll` 3.6 %, the prefilter 2.6 %, the text cache’s lookups 2.2 %',
-  '  (a lookup hashes the whole text). After (no text cache; entity patterns picked from the gates',
-  '  found; one prefilter pass; for a while the automaton kept complete rows only for states within',
-  '  three characters of the root, which looked faster on the loaded machine and was slower on an idle',
-  '  one, 26 ms against 18 ms for the prefilter’s pass over the raw mix, so every state has its row',
-  '  again): `classify` 14.2 %, `JSON.parse` of messages 8.8 %, collector',
-  '  7.4 %, `Aggregator.add` 5.2 %, gated entity patterns 3.7 %, the prefilter 2.6 %, condition',
-  '  statements 2.1 %. Both builds alternately, three runs each (load 11–13): 12.4× the floor before,',
-  '  10.7× after (medians). Stage by stage, each run alone over the same deliveries: parsing the',
-  '  messages 1.5–1.8× the floor (every message is JSON.parsed again after the envelope, a Fluent Bit',
-  '  record twice), classifying 3.1–3.3× (of which entity extraction 1.4× and the automaton 0.55×),',
-  '  aggregating 0.8×, the prefilter 0.26×; the pipeline’s own measure is larger than their sum',
-  '  (collector, caches shared with the other stages).',
-  '- Raw mix: before, the record assembler’s push with the prefilter’s automaton inlined 14.0 %,',
-  '  collector 11.4 %, then decoding as the floor does (gunzip 10.2 %, `toString` 9.6 %, `JSON.parse`',
-  '  19 %), `classify` 6.3 %. After: push with the prefilter 12.5 %, collector 9.6 %, the same decoding,',
-  '  `Aggregator.add` 4.7 %, `classify` 2.8 %; no change of the ratio measurable at that load (3.1× the',
-  '  floor in alternate runs of both builds). The goal of 1.5× leaves 0.5× the floor for everything',
-  '  past decoding; the prefilter’s pass alone costs about 0.7× and a loop that does nothing but read',
-  '  every character about 0.25× (the bench’s own rows), so a scan of every character in JavaScript',
-  '  cannot meet it: only a search that skips characters could, and with 790 fragments as short as 5',
-  '  characters no skip table skips much.',
-];
-
 function markdown(): string {
   return [
     '# Benchmarks',
@@ -1044,7 +979,8 @@ function markdown(): string {
     'Written by `npm run bench` (scripts/bench.ts). Every figure comes from one run on one machine and,',
     'where it can be, is a ratio to a baseline measured alongside it: absolute times on a shared machine',
     'are noise. The floor is the least work any analyzer must do with a delivery: gunzip + one',
-    'JSON.parse of the subscription envelope.',
+    'JSON.parse of the subscription envelope. Where the time goes inside the pipeline, profile by profile',
+    'and before and after each change, is recorded by hand in [PROFILE.md](PROFILE.md).',
     '',
     `Machine: ${machine()}.`,
     '',
@@ -1055,8 +991,6 @@ function markdown(): string {
     '## How each figure is measured',
     '',
     ...SECTIONS.flatMap((section) => [...section.method.map((line, i) => (i === 0 ? `- ${line}` : `  ${line}`))]),
-    '',
-    ...PROFILE,
     '',
   ].join('\n');
 }
