@@ -108,7 +108,7 @@ function parsePending(pending: RawMessage, describe: DescribeContext, prefilter?
  * The text as a string of its own: the concatenation is flattened into a new string before it is
  * sliced, so the result refers to that copy, never to the string `text` may be a slice of.
  */
-export function ownCopy(text: string): string {
+function ownCopy(text: string): string {
   return ` ${text}`.slice(1);
 }
 

@@ -182,7 +182,7 @@ function fromText(
   const klog = KLOG_SEVERITIES.has(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
   if (klog) {
     const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
-    return record('klog', klog[3]!, klog[3]!, undefined, level, klog[2]!, {}, undefined, source, origin);
+    return record({ format: 'klog', text: klog[3]!, summary: klog[3]!, level, logger: klog[2]!, source, origin });
   }
   const zap = isDigit(first) || ZAP_LEVEL_INITIALS.has(first) ? ZAP_CONSOLE.exec(start) : null;
   if (zap) return fromZapConsole(zap[1], zap[2]!, zap[3]!, origin, source);
@@ -224,7 +224,7 @@ const ZAP_LEVEL_INITIALS = new Set([68, 73, 87, 69, 80, 70]);
 
 function plain(line: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
   const text = line.trim();
-  return record('plain', text, text, undefined, undefined, undefined, {}, undefined, source, origin);
+  return record({ format: 'plain', text, summary: text, source, origin });
 }
 
 function fromZapConsole(
@@ -251,18 +251,17 @@ function fromZapConsole(
   }
   const error = typeof fields.error === 'string' ? fields.error : undefined;
   const summary = error ? `${message}: ${error}` : message;
-  return record(
-    'zap-console',
-    joinText(message, error),
+  return record({
+    format: 'zap-console',
+    text: joinText(message, error),
     summary,
-    time === undefined ? undefined : parseTimestamp(time),
+    timeMs: time === undefined ? undefined : parseTimestamp(time),
     level,
     logger,
     fields,
-    undefined,
     source,
     origin,
-  );
+  });
 }
 
 /** Finds a JSON object that ends the line (zap console fields), trying the last few candidates. */
@@ -314,20 +313,19 @@ function fromJsonObject(
         if (caused !== undefined && !(error ?? '').includes(caused)) text = joinText(text, caused);
       }
     }
-    return record(
-      'zap-json',
+    return record({
+      format: 'zap-json',
       text,
-      error ? `${message ?? ''}: ${error}` : (message ?? text),
-      epochMsOf(value.time ?? value.ts),
-      typeof level === 'string' ? level.toUpperCase() : undefined,
-      typeof value.logger === 'string' ? value.logger : undefined,
-      value,
-      undefined,
+      summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
+      timeMs: epochMsOf(value.time ?? value.ts),
+      level: typeof level === 'string' ? level.toUpperCase() : undefined,
+      logger: typeof value.logger === 'string' ? value.logger : undefined,
+      fields: value,
       source,
       origin,
-    );
+    });
   }
-  return record('plain', raw, raw, undefined, undefined, undefined, {}, undefined, source, origin);
+  return record({ format: 'plain', text: raw, summary: raw, source, origin });
 }
 
 /**
@@ -355,8 +353,7 @@ function journalLine(value: Record<string, unknown>): { message: string; host?: 
 /** The record of a host's line, with the host and the writing unit kept as fields (a host is a node's name). */
 function withHost(parsed: LogRecord, host: string | undefined, unit: string | undefined): LogRecord {
   const fields = { ...parsed.fields, ...(host ? { hostname: host } : {}), ...(unit ? { unit } : {}) };
-  const { format, text, summary, timeMs, level, logger, event, source, origin } = parsed;
-  return record(format, text, summary, timeMs, level, logger, fields, event, source, origin);
+  return record({ ...parsed, fields });
 }
 
 function isEvent(value: Record<string, unknown>): boolean {
@@ -426,26 +423,34 @@ function eventRecord(
   const reason = event.reason ?? '';
   const summary = reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message;
   const level = event.type === 'Warning' ? 'WARN' : 'INFO';
-  return record(format, joinText(reason, message), summary, timeMs, level, undefined, {}, event, source, origin);
+  return record({ format, text: joinText(reason, message), summary, timeMs, level, event, source, origin });
 }
 
 /**
  * Every record is built here, with the same members in the same order whichever shape it came in
  * (absent ones undefined): the stages after parsing read records of one hidden class.
  */
-function record(
-  format: LogRecord['format'],
-  text: string,
-  summary: string,
-  timeMs: number | undefined,
-  level: string | undefined,
-  logger: string | undefined,
-  fields: Readonly<Record<string, unknown>>,
-  event: EventInfo | undefined,
-  source: ObjectRef | undefined,
-  origin: RecordOrigin,
-): LogRecord {
-  return { format, text, summary, timeMs, level, logger, fields, event, source, origin };
+/** What a parser knows of a record; `record` fills in the rest. */
+type RecordParts = Pick<LogRecord, 'format' | 'text' | 'summary' | 'origin'> &
+  Partial<Pick<LogRecord, 'timeMs' | 'level' | 'logger' | 'fields' | 'event' | 'source'>>;
+
+/**
+ * Every record in one shape: the same members in the same order, absent ones undefined (`fields`
+ * empty), so the stages after parsing see one hidden class whatever the input's format.
+ */
+function record(parts: RecordParts): LogRecord {
+  return {
+    format: parts.format,
+    text: parts.text,
+    summary: parts.summary,
+    timeMs: parts.timeMs,
+    level: parts.level,
+    logger: parts.logger,
+    fields: parts.fields ?? {},
+    event: parts.event,
+    source: parts.source,
+    origin: parts.origin,
+  };
 }
 
 /** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
