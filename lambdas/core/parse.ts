@@ -16,10 +16,8 @@ export interface DescribeContext {
   object?: ObjectRef;
 }
 
-const CRI_PREFIX = /^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|stderr) [FP] /;
 const KUBECTL_POD_PREFIX = /^\[pod\/([a-z0-9.-]+)\/([a-z0-9-]+)\] /;
 const POD_CONTAINER_PREFIX = /^([a-z0-9][a-z0-9.-]*-[a-z0-9]{5}) ([a-z0-9-]+) (?=\d{4}-\d\d-\d\d|\{)/;
-const TIMESTAMP_BEFORE_JSON = /^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)/;
 /**
  * A syslog or journal prefix, as in /var/log/messages and `journalctl` (short and short-iso):
  * `Jan  2 15:04:05 ip-10-0-1-2 kubelet[1234]: ` or `2024-01-02T15:04:05+0000 ip-10-0-1-2 nodeadm[99]: `.
@@ -27,8 +25,6 @@ const TIMESTAMP_BEFORE_JSON = /^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)/;
 const SYSLOG_PREFIX =
   /^(?:[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?) ([A-Za-z0-9.-]{1,253}) ([A-Za-z0-9_.@/-]{1,64})(?:\[\d{1,10}\])?: /;
 const KLOG = /^([IWEF])\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ ([^\]\s]+)\] (.*)$/s;
-const ZAP_CONSOLE =
-  /^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$/s;
 const LOGGER_NAME =
   /^(?:controller|webhook|karpenter|manager|provisioner)(?:\.[a-zA-Z0-9_-]+)*$|^[a-z][a-zA-Z0-9_-]*(?:\.[a-zA-Z0-9_-]+)+$/;
 /**
@@ -49,13 +45,10 @@ const DESCRIBE_STORAGE_FIELD = /^(Provisioner|StorageClass|Claim):/;
 
 /** Every pattern of the parser, for the linear-time check in the tests. */
 export const PARSE_PATTERNS: readonly RegExp[] = [
-  CRI_PREFIX,
   KUBECTL_POD_PREFIX,
   POD_CONTAINER_PREFIX,
-  TIMESTAMP_BEFORE_JSON,
   SYSLOG_PREFIX,
   KLOG,
-  ZAP_CONSOLE,
   LOGGER_NAME,
   GET_EVENTS_ROW,
   DESCRIBE_EVENT_ROW,
@@ -88,10 +81,8 @@ function parseLine(
   describe?: DescribeContext,
 ): LogRecord {
   let line = input;
-  if (mayBeDatedPrefix(line, 84)) {
-    const cri = CRI_PREFIX.exec(line);
-    if (cri) line = line.slice(cri[0].length);
-  }
+  const cri = criPrefixEnd(line);
+  if (cri > 0) line = line.slice(cri);
   if (line.startsWith('[pod/')) {
     const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
     if (kubectlPrefix) {
@@ -106,9 +97,9 @@ function parseLine(
       line = line.slice(podPrefix[0].length);
     }
   }
-  const stamp = mayBeDatedPrefix(line, -1) ? TIMESTAMP_BEFORE_JSON.exec(line) : null;
-  if (stamp) line = line.slice(stamp[0].length);
-  const syslog = stamp || !mayBeSyslogPrefix(line) ? null : SYSLOG_PREFIX.exec(line);
+  const stamp = timestampBeforeJsonEnd(line);
+  if (stamp > 0) line = line.slice(stamp);
+  const syslog = stamp > 0 || !mayBeSyslogPrefix(line) ? null : SYSLOG_PREFIX.exec(line);
   if (syslog) {
     const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
     return withHost(record, syslog[1]!, syslog[2]!);
@@ -128,16 +119,85 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 const isLowerOrDigit = (code: number): boolean => (code >= 97 && code <= 122) || isDigit(code);
 
 /**
- * Whether `line` can begin with `\d{4}-\d\d-\d\d` followed by `separator` (a character code; -1
- * for any), as the CRI, timestamp and ISO syslog prefixes do: a necessary condition, checked before
- * their patterns.
+ * The timestamps that begin CRI, zap console, timestamp-before-JSON and ISO syslog lines, read by
+ * hand: these run on most lines, where the patterns they replace cost a match array each and were
+ * tried in turn on lines none of them fitted. Each function here matches exactly what its pattern
+ * (kept in the comment) matches; test/core/parse-fast-path.test.ts holds them to the patterns.
  */
-function mayBeDatedPrefix(line: string, separator: number): boolean {
+
+/**
+ * Where `\d{4}-\d\d-\d\d[T][0-9:.]+` (`T` or, with `orSpace`, a space before the time) ends at the
+ * start of `line`, or -1. `[0-9:.]+` is greedy and nothing after it in any pattern here can begin
+ * with one of its characters, so its longest run is the only one that can match.
+ */
+function stampEnd(line: string, orSpace: boolean): number {
+  for (let i = 0; i < 10; i++) {
+    const code = line.charCodeAt(i);
+    if (i === 4 || i === 7 ? code !== 45 : !isDigit(code)) return -1;
+  }
+  const separator = line.charCodeAt(10);
+  if (separator !== 84 && !(orSpace && separator === 32)) return -1;
+  let at = 11;
+  for (let code = line.charCodeAt(at); isDigit(code) || code === 58 || code === 46; code = line.charCodeAt(++at));
+  return at > 11 ? at : -1;
+}
+
+/**
+ * Where an optional `(?:Z|[+-]\d\d:?\d\d)` starting at `at` ends (`at` itself when there is none).
+ * Every pattern here wants a space after the zone; when the zone matches but no space follows, none
+ * of the shorter readings (no zone: `Z`, `+` or `-` is no space; no colon: a colon is no digit) can
+ * match either, so the longest reading is the only one.
+ */
+function zoneEnd(line: string, at: number): number {
+  const code = line.charCodeAt(at);
+  if (code === 90) return at + 1;
+  if ((code !== 43 && code !== 45) || !isDigit(line.charCodeAt(at + 1)) || !isDigit(line.charCodeAt(at + 2))) return at;
+  const minutes = line.charCodeAt(at + 3) === 58 ? at + 4 : at + 3;
+  return isDigit(line.charCodeAt(minutes)) && isDigit(line.charCodeAt(minutes + 1)) ? minutes + 2 : at;
+}
+
+/** The length of `^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|stderr) [FP] ` at the start of `line`, or -1. */
+export function criPrefixEnd(line: string): number {
+  const stamp = stampEnd(line, false);
+  if (stamp < 0) return -1;
+  const at = zoneEnd(line, stamp);
+  if (line.charCodeAt(at) !== 32 || line.charCodeAt(at + 7) !== 32 || line.charCodeAt(at + 9) !== 32) return -1;
+  if (!line.startsWith('stdout', at + 1) && !line.startsWith('stderr', at + 1)) return -1;
+  const partial = line.charCodeAt(at + 8);
+  return partial === 70 || partial === 80 ? at + 10 : -1;
+}
+
+/**
+ * The length of `^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)` at the start of `line`, or -1 (greedy
+ * `\s+` given back cannot help: a shorter run leaves a space where `{` must be).
+ */
+export function timestampBeforeJsonEnd(line: string): number {
+  const stamp = stampEnd(line, true);
+  if (stamp < 0) return -1;
+  const spaces = line.charCodeAt(stamp) === 90 ? stamp + 1 : stamp;
+  let at = spaces;
+  while (isSpace(line.charCodeAt(at))) at++;
+  return at > spaces && line.charCodeAt(at) === OPEN_BRACE ? at : -1;
+}
+
+/**
+ * JavaScript's `\s` (and what `trim` removes) for one UTF-16 code unit: tab to carriage return,
+ * space, no-break space, ogham space mark, the spaces U+2000–U+200A, line and paragraph separators,
+ * narrow no-break space, medium mathematical space, ideographic space and the byte order mark.
+ */
+export function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
   return (
-    isDigit(line.charCodeAt(0)) &&
-    line.charCodeAt(4) === 45 &&
-    line.charCodeAt(7) === 45 &&
-    (separator < 0 || line.charCodeAt(10) === separator)
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }
 
@@ -155,11 +215,15 @@ function mayBePodContainerPrefix(line: string): boolean {
   return isDigit(next) || next === OPEN_BRACE;
 }
 
-/** Whether SYSLOG_PREFIX can match: `Mmm ` (short) or an ISO date and `T` (short-iso) first. */
+/**
+ * Whether SYSLOG_PREFIX can match: `Mmm ` (short) first, or an ISO timestamp (short-iso) and the
+ * space before the host.
+ */
 function mayBeSyslogPrefix(line: string): boolean {
   const first = line.charCodeAt(0);
   if (first >= 65 && first <= 90) return line.charCodeAt(3) === 32;
-  return mayBeDatedPrefix(line, 84);
+  const stamp = stampEnd(line, false);
+  return stamp > 0 && line.charCodeAt(zoneEnd(line, stamp)) === 32;
 }
 
 /** `text.trim() === ''`, without the copy for the usual line that starts with a visible ASCII character. */
@@ -179,13 +243,13 @@ function fromText(
   // Each pattern only where its first characters can be: klog's severity letter and a digit, a zap
   // console line's date or level, and the `Normal` or `Warning` every event row holds.
   const first = start.charCodeAt(0);
-  const klog = KLOG_SEVERITIES.has(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
+  const klog = isKlogSeverity(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
   if (klog) {
     const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
     return record({ format: 'klog', text: klog[3]!, summary: klog[3]!, level, logger: klog[2]!, source, origin });
   }
-  const zap = isDigit(first) || ZAP_LEVEL_INITIALS.has(first) ? ZAP_CONSOLE.exec(start) : null;
-  if (zap) return fromZapConsole(zap[1], zap[2]!, zap[3]!, origin, source);
+  const zap = isDigit(first) || isZapLevelInitial(first) ? zapConsoleLine(start) : undefined;
+  if (zap) return fromZapConsole(zap.time, zap.level, zap.rest, origin, source);
 
   if (!start.includes('Warning') && !start.includes('Normal')) return plain(line, origin, source);
   const row = GET_EVENTS_ROW.exec(start);
@@ -218,9 +282,46 @@ function fromText(
   return plain(line, origin, source);
 }
 
-/** First characters of klog's severities (I, W, E, F) and of zap's levels (DEBUG … FATAL), as codes. */
-const KLOG_SEVERITIES = new Set([73, 87, 69, 70]);
-const ZAP_LEVEL_INITIALS = new Set([68, 73, 87, 69, 80, 70]);
+/** klog's severities: I, W, E, F. */
+const isKlogSeverity = (code: number): boolean => code === 73 || code === 87 || code === 69 || code === 70;
+/** First letters of zap's levels (DEBUG … FATAL): D, I, W, E, P, F. */
+const isZapLevelInitial = (code: number): boolean => isKlogSeverity(code) || code === 68 || code === 80;
+
+/** zap's levels, in the order of the alternation in zapConsoleLine's pattern (WARN before WARNING). */
+const ZAP_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR', 'DPANIC', 'PANIC', 'FATAL'] as const;
+
+/**
+ * A zap console line, read as
+ * `^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$`
+ * (dotAll) reads it: the time, the level, and the rest after the spaces that follow the level.
+ */
+export function zapConsoleLine(line: string): { time: string | undefined; level: string; rest: string } | undefined {
+  const stamp = stampEnd(line, false);
+  if (stamp > 0) {
+    // With a time, the level comes after its spaces; a line that begins with a digit has no other reading.
+    const time = zoneEnd(line, stamp);
+    let at = time;
+    while (isSpace(line.charCodeAt(at))) at++;
+    if (at === time) return undefined;
+    return levelAndRest(line, line.slice(0, time), at);
+  }
+  return levelAndRest(line, undefined, 0);
+}
+
+function levelAndRest(
+  line: string,
+  time: string | undefined,
+  at: number,
+): { time: string | undefined; level: string; rest: string } | undefined {
+  for (const level of ZAP_LEVELS) {
+    const end = at + level.length;
+    if (!isSpace(line.charCodeAt(end)) || !line.startsWith(level, at)) continue;
+    let rest = end + 1;
+    while (isSpace(line.charCodeAt(rest))) rest++;
+    return { time, level, rest: line.slice(rest) };
+  }
+  return undefined;
+}
 
 function plain(line: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
   const text = line.trim();
@@ -243,11 +344,17 @@ function fromZapConsole(
   }
   let logger: string | undefined;
   let message = body.trim();
-  const tab = body.indexOf('\t');
-  const firstToken = tab > 0 && !/\s/.test(body.slice(0, tab)) ? body.slice(0, tab) : /^\S+/.exec(body)?.[0];
-  if (firstToken && firstToken.length < body.trim().length && LOGGER_NAME.test(firstToken)) {
-    logger = firstToken;
-    message = body.slice(firstToken.length).trim();
+  // The first word (up to a tab or any space) is the logger when it reads as a logger's name, which
+  // begins with a lower-case letter.
+  let word = 0;
+  while (word < body.length && !isSpace(body.charCodeAt(word))) word++;
+  const initial = body.charCodeAt(0);
+  if (word > 0 && word < message.length && initial >= 97 && initial <= 122) {
+    const firstToken = body.slice(0, word);
+    if (LOGGER_NAME.test(firstToken)) {
+      logger = firstToken;
+      message = body.slice(word).trim();
+    }
   }
   const error = typeof fields.error === 'string' ? fields.error : undefined;
   const summary = error ? `${message}: ${error}` : message;
@@ -266,19 +373,49 @@ function fromZapConsole(
 
 /** Finds a JSON object that ends the line (zap console fields), trying the last few candidates. */
 function trailingJsonObject(text: string): { index: number; value: Record<string, unknown> } | undefined {
-  const end = text.trimEnd();
-  if (!end.endsWith('}')) return undefined;
-  let from = end.length;
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  if (text.charCodeAt(end - 1) !== CLOSE_BRACE) return undefined;
+  let from = end;
   for (let attempt = 0; attempt < 6; attempt++) {
-    const index = end.lastIndexOf('{', from - 1);
+    const index = text.lastIndexOf('{', from - 1);
     if (index < 0) return undefined;
-    if (index === 0 || /\s/.test(end[index - 1]!)) {
-      const value = tryJson(end.slice(index));
+    if ((index === 0 || isSpace(text.charCodeAt(index - 1))) && !closesEarly(text, index, end)) {
+      const value = tryJson(text.slice(index, end));
       if (isObject(value)) return { index, value };
     }
     from = index;
   }
   return undefined;
+}
+
+/**
+ * Whether the braces and brackets opened at `from` (a `{`) all close before `end - 1`, looking at
+ * no more than the first 80 characters: then `text.slice(from, end)` is no JSON, and JSON.parse,
+ * which throws (an error and its stack trace, several microseconds), is not asked. In JSON the
+ * brackets outside strings nest and the value's last character closes the first, so for JSON this
+ * is always false; the usual true is a small object inside a zap console line's fields, such as
+ * `{"name":"default"}, "namespace": ""…`. False when it cannot tell within the limit.
+ */
+function closesEarly(text: string, from: number, end: number): boolean {
+  const limit = Math.min(end - 1, from + 80);
+  let depth = 0;
+  for (let at = from; at < limit; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 34) {
+      // A string: skip to its closing quote, past escaped characters.
+      for (at++; at < limit; at++) {
+        const inner = text.charCodeAt(at);
+        if (inner === 92) at++;
+        else if (inner === 34) break;
+      }
+    } else if (code === OPEN_BRACE || code === 91) {
+      depth++;
+    } else if ((code === CLOSE_BRACE || code === 93) && --depth === 0) {
+      return true;
+    }
+  }
+  return false;
 }
 
 function fromJsonObject(
@@ -318,7 +455,7 @@ function fromJsonObject(
       text,
       summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
       timeMs: epochMsOf(value.time ?? value.ts),
-      level: typeof level === 'string' ? level.toUpperCase() : undefined,
+      level: typeof level === 'string' ? upperCaseLevel(level) : undefined,
       logger: typeof value.logger === 'string' ? value.logger : undefined,
       fields: value,
       source,
@@ -326,6 +463,22 @@ function fromJsonObject(
     });
   }
   return record({ format: 'plain', text: raw, summary: raw, source, origin });
+}
+
+/** `level.toUpperCase()`, without a new string for the levels zap writes (`error`, `info`, …). */
+function upperCaseLevel(level: string): string {
+  switch (level) {
+    case 'error':
+      return 'ERROR';
+    case 'info':
+      return 'INFO';
+    case 'warn':
+      return 'WARN';
+    case 'debug':
+      return 'DEBUG';
+    default:
+      return level.toUpperCase();
+  }
 }
 
 /**

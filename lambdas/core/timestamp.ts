@@ -49,13 +49,16 @@ function rfc3339Ms(text: string): number | undefined {
   ) {
     return undefined;
   }
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 2);
-  const day = digits(text, 8, 2);
-  const hour = digits(text, 11, 2);
-  const minute = digits(text, 14, 2);
-  const second = digits(text, 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
+  const century = twoDigits(text, 0);
+  const yearOfCentury = twoDigits(text, 2);
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (century < 0 || yearOfCentury < 0) return undefined;
+  const year = century * 100 + yearOfCentury;
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return undefined;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   let at = 19;
   let ms = 0;
@@ -65,15 +68,17 @@ function rfc3339Ms(text: string): number | undefined {
     while (at < length && isDigit(text.charCodeAt(at))) at++;
     const count = at - start;
     if (count < 1 || count > 9) return undefined;
-    for (let i = 0; i < 3; i++) ms = ms * 10 + (i < count ? text.charCodeAt(start + i) - 48 : 0);
+    ms = (text.charCodeAt(start) - 48) * 100;
+    if (count > 1) ms += (text.charCodeAt(start + 1) - 48) * 10;
+    if (count > 2) ms += text.charCodeAt(start + 2) - 48;
   }
   let offset = 0;
   const zone = text.charCodeAt(at);
   if (zone === 90 && at + 1 === length) {
     offset = 0; // Z
   } else if ((zone === 43 || zone === 45) && at + 6 === length && text.charCodeAt(at + 3) === 58) {
-    const offsetHours = digits(text, at + 1, 2);
-    const offsetMinutes = digits(text, at + 4, 2);
+    const offsetHours = twoDigits(text, at + 1);
+    const offsetMinutes = twoDigits(text, at + 4);
     if (offsetHours < 0 || offsetHours > 23 || offsetMinutes < 0 || offsetMinutes > 59) return undefined;
     offset = (zone === 43 ? 1 : -1) * (offsetHours * 60 + offsetMinutes) * 60_000;
   } else {
@@ -84,15 +89,12 @@ function rfc3339Ms(text: string): number | undefined {
 
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
-/** The number `count` decimal digits at `start` spell, or -1 when one is not a digit. */
-function digits(text: string, start: number, count: number): number {
-  let value = 0;
-  for (let i = start; i < start + count; i++) {
-    const code = text.charCodeAt(i);
-    if (!isDigit(code)) return -1;
-    value = value * 10 + code - 48;
-  }
-  return value;
+/** The number the two decimal digits at `start` spell, or -1 when one is not a digit. */
+function twoDigits(text: string, start: number): number {
+  const tens = text.charCodeAt(start) - 48;
+  const units = text.charCodeAt(start + 1) - 48;
+  // Unsigned, a code below '0' is as large as one above '9'.
+  return tens >>> 0 > 9 || units >>> 0 > 9 ? -1 : tens * 10 + units;
 }
 
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;

@@ -2,10 +2,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { RecordOrigin } from '../../lambdas/core/model';
-import { type DescribeContext, parseMessage, trackDescribeHeader } from '../../lambdas/core/parse';
+import {
+  criPrefixEnd,
+  type DescribeContext,
+  isSpace,
+  parseMessage,
+  timestampBeforeJsonEnd,
+  trackDescribeHeader,
+  zapConsoleLine,
+} from '../../lambdas/core/parse';
 import { logRules } from '../../lambdas/core/rules';
 import { loadSamples, ROOT } from '../helpers';
 import {
+  PARSE_PATTERNS as REFERENCE_PATTERNS,
   parseMessage as referenceParse,
   trackDescribeHeader as referenceTrackDescribeHeader,
 } from '../support/parse-reference';
@@ -267,6 +276,134 @@ describe('parseMessage, fast paths', () => {
         expectSameAsReference([envelope(JSON.stringify(fields))]),
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  // The prefixes and the zap console line, read by hand, against the reference's own patterns.
+  const referencePattern = (source: string): RegExp => {
+    const pattern = REFERENCE_PATTERNS.find((p) => p.source === source);
+    if (!pattern) throw new Error(`the reference has no pattern ${source}`);
+    return pattern;
+  };
+  const CRI_PREFIX = referencePattern(
+    String.raw`^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|stderr) [FP] `,
+  );
+  const TIMESTAMP_BEFORE_JSON = referencePattern(String.raw`^\d{4}-\d\d-\d\d[T ][0-9:.]+Z?\s+(?=\{)`);
+  const ZAP_CONSOLE = referencePattern(
+    String.raw`^(?:(\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)?)\s+)?(DEBUG|INFO|WARN|WARNING|ERROR|DPANIC|PANIC|FATAL)\s+(.*)$`,
+  );
+
+  // Strings made of the parts these readers look at, each part sometimes bent by a character.
+  const spaces = fc.constantFrom(' ', '  ', '\t', '\u00a0', '\u2003', '\u3000', '\ufeff', '\n', '', ' \t ');
+  const timeLike = fc
+    .tuple(
+      fc.constantFrom('2024-01-02', '2024-1-02', '12345-01-02', '2024/01/02', '２０２４-01-02', '2024-01-0'),
+      fc.constantFrom('T', ' ', 't', ''),
+      fc.constantFrom('03:04:05', '03:04:05.123456789', '0', ':', '.', '', '03:04', '3:4:5..'),
+      fc.constantFrom('Z', 'z', '+07:00', '-0700', '+07', '+07:0', '-07:00:', '+0', 'ZZ', '', '+ab:cd'),
+    )
+    .map((parts) => parts.join(''));
+  const afterTime = fc.constantFrom(
+    'stdout F ',
+    'stderr P ',
+    'stdout  F ',
+    'stdout X ',
+    'stdin F ',
+    'stdout F',
+    '{"a":1}',
+    '{',
+    'ERROR',
+    'WARNING',
+    'WARN',
+    'WARNINGS',
+    'INFO',
+    'DPANIC',
+    'PANIC',
+    'FATAL',
+    'DEBUG',
+    'TRACE',
+    'error',
+    'x',
+    '',
+  );
+  const readerInput = fc
+    .array(fc.oneof(timeLike, spaces, afterTime, fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 7 })
+    .map((parts) => parts.join(''));
+
+  it('isSpace is \\s (and what trim removes) for every UTF-16 code unit', () => {
+    for (let code = 0; code < 0x10000; code++) {
+      const char = String.fromCharCode(code);
+      const expected = /\s/.test(char);
+      const trimmed = char.trim() === '';
+      if (isSpace(code) !== expected || trimmed !== expected) {
+        expect({ code, isSpace: isSpace(code), trimmed }).toEqual({
+          code,
+          isSpace: expected,
+          trimmed: expected,
+        });
+      }
+    }
+    expect(isSpace(Number.NaN)).toBe(false);
+  });
+
+  it('property: the CRI, timestamp and zap console readers match what their patterns match', () => {
+    fc.assert(
+      fc.property(readerInput, (line) => {
+        expect(criPrefixEnd(line)).toBe(CRI_PREFIX.exec(line)?.[0].length ?? -1);
+        expect(timestampBeforeJsonEnd(line)).toBe(TIMESTAMP_BEFORE_JSON.exec(line)?.[0].length ?? -1);
+        const zap = ZAP_CONSOLE.exec(line);
+        expect(zapConsoleLine(line)).toEqual(zap ? { time: zap[1], level: zap[2], rest: zap[3] } : undefined);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('property: a zap console line with nested, spaced, quoted or broken fields gives the reference record', () => {
+    // Trailing fields the way people and encoders write them: spaces before inner objects (so an
+    // inner `{` is a candidate the reader tries first), strings with braces, quotes, escapes and
+    // non-ASCII text, arrays, and objects that do not parse.
+    const scalar = fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom('{', '}', '"', '\\', '{"a": 1}', 'ünïcødé ✓', '\u2028', '} {', 'a\\"b'),
+      fc.integer(),
+    );
+    const member: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        scalar.map((v) => JSON.stringify(v)),
+        fc
+          .array(fc.tuple(fc.string({ maxLength: 4 }), tie('value'), spaces), { maxLength: 3 })
+          .map((members) => `{${members.map(([k, v, s]) => `${JSON.stringify(k)}:${s}${v}`).join(`,${' '}`)}}`),
+        fc.array(tie('value'), { maxLength: 2 }).map((items) => `[${items.join(', ')}]`),
+      ),
+    })).value;
+    const broken = fc.constantFrom('{"a": 1', '{"a": 1}}', '{"a": {"b": 2}, "c"}', '{} {}', '{"s": "}"', '{"\\"": {}}');
+    const fields = fc.oneof(
+      member,
+      broken,
+      fc.tuple(member, broken).map(([a, b]) => `${a} ${b}`),
+    );
+    const consoleLine = fc
+      .tuple(
+        fc.constantFrom('2022-02-16T17:58:09.522Z', '2022-02-16T17:58:09.522+0100', ''),
+        fc.constantFrom('\t', ' ', '  '),
+        fc.constantFrom('ERROR', 'INFO', 'WARN', 'WARNING', 'DEBUG'),
+        fc.constantFrom('\t', ' '),
+        fc.constantFrom('controller.provisioner', 'webhook', 'Controller', 'a.b', 'x', ''),
+        fc.constantFrom('\t', ' ', ''),
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom('\t', ' ', '  ', ''),
+        fields,
+        fc.constantFrom('', ' ', '\t', '\u00a0'),
+      )
+      .map(([time, a, level, b, logger, c, message, d, json, end]) =>
+        [time ? `${time}${a}` : '', level, b, logger, c, message, d, json, end].join(''),
+      );
+    fc.assert(
+      fc.property(fc.constantFrom(...ENVELOPES), consoleLine, (envelope, line) =>
+        expectSameAsReference([envelope(line)]),
+      ),
+      { numRuns: 5000 },
     );
   });
 });

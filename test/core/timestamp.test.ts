@@ -64,6 +64,22 @@ describe('parseTimestamp', () => {
     );
   });
 
+  it('reads what Date.parse reads for a timestamp with one character changed (a digit to a sign, a colon, a letter)', () => {
+    const bent = fc
+      .tuple(
+        rfc3339,
+        fc.nat(),
+        fc.constantFrom('/', ':', '-', '+', '.', 'Z', 'a', ' ', '\u0660', '\uff10', '０', '9', '0'),
+      )
+      .map(([text, at, char]) => text.slice(0, at % text.length) + char + text.slice((at % text.length) + 1));
+    fc.assert(
+      fc.property(bent, (text) => {
+        expect(parseTimestamp(text)).toBe(slowParse(text));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
   it('reads the times Karpenter and Kubernetes write', () => {
     expect(parseTimestamp('2024-08-21T12:03:10.958Z')).toBe(Date.UTC(2024, 7, 21, 12, 3, 10, 958));
     expect(parseTimestamp('2026-11-28T02:20:49.824913Z')).toBe(Date.UTC(2026, 10, 28, 2, 20, 49, 824));
