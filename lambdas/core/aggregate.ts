@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { incidentKeyOf, isPerWorkload } from './incident-key';
+import { hash } from 'node:crypto';
+import { type Keying, keyingOf, keyValueOf } from './incident-key';
 import { severityOf, type RuleId } from './rules';
-import type { Entities, EntityKind, LogRecord, Signal } from './model';
+import type { Entities, EntityKind, LogRecord, Severity, Signal } from './model';
 import { sanitizeLine } from './sanitize';
 import { isoOf } from './timestamp';
 
@@ -84,12 +84,9 @@ export type EventCount = [key: string, count: number];
  * accounts is two incidents, and home-account ids stay what they were before accounts existed.
  */
 export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | undefined, account?: string): string {
-  const hash = createHash('sha256');
-  if (account) hash.update(`account:${account}\u0000`);
-  return hash
-    .update(`${cluster}\u0000${rule}\u0000${keyValue ?? ''}`)
-    .digest('hex')
-    .slice(0, 24);
+  // One call on one string: what hashing `account:…\0` and then the rest gave, without a Hash object.
+  const text = `${cluster}\u0000${rule}\u0000${keyValue ?? ''}`;
+  return hash('sha256', account ? `account:${account}\u0000${text}` : text, 'hex').slice(0, 24);
 }
 
 /** What the aggregator keeps of one incident besides the incident itself. */
@@ -105,7 +102,18 @@ interface IncidentState {
   evidenceSummaries?: string[];
   /** The highest count seen of each Kubernetes event, by event identity, most recently counted last. */
   eventCounts?: Map<string, number>;
+  /** What `add` returns for a signal that neither opened the incident nor grew it: most signals. */
+  unchanged: IncidentChange;
 }
+
+/** The incidents of one rule and how the rule keys them: one lookup per signal finds both. */
+interface RuleIncidents {
+  keying: Keying;
+  byKey: Map<string | undefined, IncidentState>;
+}
+
+/** Severities from the most severe down: the order `incidentsFound` sorts by. */
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { critical: 0, high: 1, medium: 2, low: 3 };
 
 /** What `add` says when a signal added no entity value: most do, once an incident has its names. */
 const NO_GROWTH: readonly EntityKind[] = Object.freeze([]);
@@ -115,7 +123,7 @@ export class Aggregator {
   /** Each incident and what is kept with it, by finding id, in the order opened. */
   private readonly states = new Map<string, IncidentState>();
   /** Incidents by rule, then key value: one hash per incident, not one per signal. */
-  private readonly byKey = new Map<RuleId, Map<string | undefined, IncidentState>>();
+  private readonly byRule = new Map<RuleId, RuleIncidents>();
 
   constructor(
     private readonly cluster: string,
@@ -126,10 +134,10 @@ export class Aggregator {
   /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
   add(signal: Signal): IncidentChange {
     const { rule, entities, record } = signal;
-    const keyValue = incidentKeyOf(rule, entities);
-    let byKey = this.byKey.get(rule);
-    if (!byKey) this.byKey.set(rule, (byKey = new Map()));
-    let state = byKey.get(keyValue);
+    let incidents = this.byRule.get(rule);
+    if (incidents === undefined) this.byRule.set(rule, (incidents = { keying: keyingOf(rule), byKey: new Map() }));
+    const keyValue = keyValueOf(incidents.keying, entities);
+    let state = incidents.byKey.get(keyValue);
     let opened = false;
     if (state === undefined) {
       const findingId = findingIdOf(this.cluster, rule, keyValue, this.account);
@@ -148,21 +156,21 @@ export class Aggregator {
             evidence: [],
           },
           entitySets: new Map(),
+          unchanged: Object.freeze({ findingId, opened: false, grown: NO_GROWTH }),
         };
         this.states.set(findingId, state);
       }
-      byKey.set(keyValue, state);
+      incidents.byKey.set(keyValue, state);
     }
     const incident = state.incident;
     incident.occurrences += weightOf(state, record);
-    if (signal.causes?.length && !signal.causes.every((cause) => incident.causes?.includes(cause))) {
-      incident.causes = [...new Set([...(incident.causes ?? []), ...signal.causes])];
-    }
-    if (isPerWorkload(rule)) {
+    const causes = signal.causes;
+    if (causes !== undefined && causes.length > 0) addCauses(incident, causes);
+    if (incidents.keying.perWorkload) {
       const workloads = (state.workloads ??= new Set());
-      for (const workload of entities.workloads ?? []) {
-        if (workloads.size < MAX_REMEMBERED) workloads.add(workload);
-      }
+      const named = entities.workloads;
+      if (named !== undefined)
+        for (const workload of named) if (workloads.size < MAX_REMEMBERED) workloads.add(workload);
     }
     const time = timeOf(record);
     if (time !== undefined) {
@@ -176,11 +184,14 @@ export class Aggregator {
     for (const key in entities) {
       const kind = key as EntityKind;
       let set = sets.get(kind);
-      if (!set) sets.set(kind, (set = new Set()));
+      if (set === undefined) sets.set(kind, (set = new Set()));
       // A kind that has all the values it keeps takes no more (the names of a long outage).
       if (set.size >= MAX_ENTITY_VALUES) continue;
       const size = set.size;
-      for (const value of entities[kind]!) if (set.size < MAX_ENTITY_VALUES) set.add(value);
+      for (const value of entities[kind]!) {
+        if (set.size >= MAX_ENTITY_VALUES) break;
+        set.add(value);
+      }
       if (set.size > size) (grown ??= []).push(kind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
@@ -194,21 +205,32 @@ export class Aggregator {
         if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
       }
     }
+    if (!opened && grown === undefined) return state.unchanged;
     return { findingId: incident.findingId, opened, grown: grown ?? NO_GROWTH };
   }
 
+  /**
+   * The incident as a finding reads it, its members in the order they have always had (the stored
+   * incident's, then times, workload count and event counts): findings are serialised as they are.
+   */
   private snapshot(state: IncidentState): Incident {
     const { incident, seen, workloads } = state;
+    const { findingId, cluster, account, rule, keyValue, occurrences } = incident;
+    const entities = toEntities(state.entitySets);
+    const evidence = incident.evidence.slice();
+    const snapshot: Incident =
+      account === undefined
+        ? { findingId, cluster, rule, keyValue, occurrences, entities, evidence }
+        : { findingId, cluster, account, rule, keyValue, occurrences, entities, evidence };
+    if (incident.causes) snapshot.causes = incident.causes.slice();
+    if (seen) {
+      snapshot.firstSeen = isoOf(seen.first);
+      snapshot.lastSeen = isoOf(seen.last);
+    }
+    if (workloads) snapshot.workloadCount = workloads.size;
     const eventCounts = eventCountsOf(state);
-    return {
-      ...incident,
-      ...(seen && { firstSeen: isoOf(seen.first), lastSeen: isoOf(seen.last) }),
-      entities: toEntities(state.entitySets),
-      evidence: [...incident.evidence],
-      ...(incident.causes && { causes: [...incident.causes] }),
-      ...(workloads ? { workloadCount: workloads.size } : {}),
-      ...(eventCounts ? { eventCounts } : {}),
-    };
+    if (eventCounts) snapshot.eventCounts = eventCounts;
+    return snapshot;
   }
 
   addAll(signals: Iterable<Signal>): this {
@@ -224,11 +246,31 @@ export class Aggregator {
 
   /** The incidents, most severe first, then by occurrences. */
   incidentsFound(): Incident[] {
-    const order = ['critical', 'high', 'medium', 'low'];
-    return [...this.states.values()]
-      .map((state) => this.snapshot(state))
-      .sort((a, b) => order.indexOf(severityOf(a)) - order.indexOf(severityOf(b)) || b.occurrences - a.occurrences);
+    // Each incident's severity read once, not once per comparison.
+    const ranked: Array<{ incident: Incident; rank: number }> = [];
+    for (const state of this.states.values()) {
+      const incident = this.snapshot(state);
+      ranked.push({ incident, rank: SEVERITY_RANK[severityOf(incident)] });
+    }
+    ranked.sort((a, b) => a.rank - b.rank || b.incident.occurrences - a.incident.occurrences);
+    return ranked.map((entry) => entry.incident);
   }
+}
+
+/** Adds a signal's causes to its incident's, in the order first given, unless it has them all already. */
+function addCauses(incident: Incident, causes: readonly RuleId[]): void {
+  const known = incident.causes;
+  if (known !== undefined) {
+    let all = true;
+    for (const cause of causes) {
+      if (!known.includes(cause)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return;
+  }
+  incident.causes = [...new Set([...(known ?? []), ...causes])];
 }
 
 /**
@@ -267,11 +309,11 @@ function eventCountsOf(state: IncidentState): EventCount[] | undefined {
 
 /** What one signal did to its incident. */
 export interface IncidentChange {
-  findingId: string;
+  readonly findingId: string;
   /** The signal opened the incident. */
-  opened: boolean;
+  readonly opened: boolean;
   /** Entity kinds that gained a value (a second subnet, a new IAM action). */
-  grown: readonly EntityKind[];
+  readonly grown: readonly EntityKind[];
 }
 
 /**
@@ -298,7 +340,7 @@ export function eventIdentityOf(record: LogRecord): string | undefined {
  */
 export function eventKeyOf(identity: string): string | undefined {
   if (!identity.startsWith('uid\u0000') && !identity.startsWith('name\u0000')) return undefined;
-  return createHash('sha256').update(identity).digest('base64url').slice(0, 16);
+  return hash('sha256', identity, 'base64url').slice(0, 16);
 }
 
 function toEntities(sets: Map<EntityKind, Set<string>>): Entities {

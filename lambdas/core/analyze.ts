@@ -81,6 +81,8 @@ export class StreamingAnalyzer {
     resolvedSignals: 0,
     signalsByRule: {},
   };
+  /** Signals by rule, in the order the rules were first counted (`stats.signalsByRule` when read). */
+  private readonly signalsByRule = new Map<RuleId, number>();
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
   // counted but never parsed; placements (and launch rounds, when followed) are parsed, as they
   // resolve scheduling failures.
@@ -163,7 +165,7 @@ export class StreamingAnalyzer {
         ...this.stats,
         records: this.stats.records + this.prefilter.skipped,
         resolvedSignals: this.resolutions.resolved,
-        signalsByRule: { ...this.stats.signalsByRule },
+        signalsByRule: Object.fromEntries(this.signalsByRule),
       },
       unrecognised: this.unrecognised.result(),
     };
@@ -191,7 +193,7 @@ export class StreamingAnalyzer {
 
   private count(signal: Signal): void {
     this.stats.signals++;
-    this.stats.signalsByRule[signal.rule] = (this.stats.signalsByRule[signal.rule] ?? 0) + 1;
+    this.signalsByRule.set(signal.rule, (this.signalsByRule.get(signal.rule) ?? 0) + 1);
     const change = this.aggregator.add(signal);
     if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
   }

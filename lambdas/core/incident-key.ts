@@ -34,7 +34,12 @@ export const isPerWorkload = (rule: RuleId): boolean => keyingOf(rule).perWorklo
 
 /** The key value of the incident a signal of `rule` with `entities` belongs to (undefined: cluster-wide). */
 export function incidentKeyOf(rule: RuleId, entities: Entities): string | undefined {
-  const { keyEntity, cause } = keyingOf(rule);
+  return keyValueOf(keyingOf(rule), entities);
+}
+
+/** The key value under `keying` (`keyingOf`) of a signal with `entities`: `incidentKeyOf` with the rule looked up. */
+export function keyValueOf(keying: Keying, entities: Entities): string | undefined {
+  const { keyEntity, cause } = keying;
   if (!keyEntity) return undefined;
   if (keyEntity !== 'workloads') return entities[keyEntity]?.[0];
   if (!cause) return undefined;
@@ -46,13 +51,13 @@ export function incidentKeyOf(rule: RuleId, entities: Entities): string | undefi
 }
 
 /** How a rule's incidents are keyed, read once per rule from the catalog (a lookup per signal cost more). */
-interface Keying {
-  keyEntity?: EntityKind;
-  cause?: EntityKind | null;
-  perWorkload: boolean;
+export interface Keying {
+  readonly keyEntity?: EntityKind;
+  readonly cause?: EntityKind | null;
+  readonly perWorkload: boolean;
 }
 const keyings = new Map<RuleId, Keying>();
-function keyingOf(rule: RuleId): Keying {
+export function keyingOf(rule: RuleId): Keying {
   let keying = keyings.get(rule);
   if (keying === undefined) {
     const keyEntity = CATALOG[rule].keyEntity;

@@ -148,23 +148,30 @@ export class ResolutionTracker {
    * Takes the signals of one record; returns those to count now. A resolvable failure naming pods
    * is held (or dropped, when a placement already seen resolves it); a placement resolves what is held.
    */
-  accept(record: LogRecord, signals: Signal[], time: number | undefined): Signal[] {
+  accept(record: LogRecord, signals: Signal[], time: number | undefined): readonly Signal[] {
     if (time !== undefined && (this.newest === undefined || time > this.newest)) this.newest = time;
-    const placed = signals.length === 0 ? placedPodOf(record) : undefined;
-    if (placed) this.place(placed, time);
-    for (const pod of this.launches?.accept(record) ?? []) this.place(pod, time);
-    const now: Signal[] = [];
-    for (const signal of signals) {
-      const pods = RESOLVABLE_RULES.has(signal.rule) ? (signal.entities.pods ?? []) : [];
-      if (pods.length === 0) {
-        now.push(signal);
+    if (signals.length === 0) {
+      const placed = placedPodOf(record);
+      if (placed) this.place(placed, time);
+    }
+    if (this.launches) for (const pod of this.launches.accept(record)) this.place(pod, time);
+    // The record's own signals, the same array while none of them is held (most records).
+    let now: Signal[] = signals;
+    for (let i = 0; i < signals.length; i++) {
+      const signal = signals[i]!;
+      const pods = RESOLVABLE_RULES.has(signal.rule) ? signal.entities.pods : undefined;
+      if (pods === undefined || pods.length === 0) {
+        if (now !== signals) now.push(signal);
         continue;
       }
-      const open = new Set(pods.filter((pod) => !this.placedSince(pod, time)));
+      if (now === signals) now = signals.slice(0, i);
+      const open = new Set<string>();
+      for (const pod of pods) if (!this.placedSince(pod, time)) open.add(pod);
       if (open.size === 0) this.resolved++;
       else this.hold({ signal, pods: open, time, arrived: this.newest, chars: charsOf(signal.record) });
     }
-    return [...this.released(), ...now];
+    const released = this.released();
+    return released === NONE ? now : [...released, ...now];
   }
 
   /** Every failure still held, released: the end of the delivery. */
@@ -207,17 +214,17 @@ export class ResolutionTracker {
   }
 
   /** The held failures older than the window, or past the cap, released oldest first. */
-  private released(): Signal[] {
+  private released(): readonly Signal[] {
     const window = this.options.windowMs;
     const cutoff = window !== undefined && this.newest !== undefined ? this.newest - window : undefined;
-    const released: Signal[] = [];
+    let released: Signal[] | undefined;
     for (; this.head < this.queue.length; this.head++) {
       const held = this.queue[this.head]!;
       if (held.done) continue;
       const late = cutoff !== undefined && (held.arrived ?? this.newest!) < cutoff;
       if (!late && this.heldCount <= this.maxHeld && this.heldChars <= this.maxHeldChars) break;
       this.release(held);
-      released.push(held.signal);
+      (released ??= []).push(held.signal);
     }
     // Compacted now and then, so the queue costs amortised constant time per failure.
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
@@ -228,7 +235,7 @@ export class ResolutionTracker {
       this.queue = this.queue.slice(this.head).filter((held) => !held.done);
       this.head = 0;
     }
-    return released;
+    return released ?? NONE;
   }
 
   private place(pod: string, time: number | undefined): void {
@@ -261,16 +268,19 @@ export class ResolutionTracker {
 
   /** True when a placement of the pod already seen is no earlier than a failure at `time`. */
   private placedSince(pod: string, time: number | undefined): boolean {
+    if (time === undefined || this.placements.size === 0) return false;
     const { namespace, name } = splitPod(pod);
     return (this.placements.get(name) ?? []).some(
       (placement) =>
         (!placement.namespace || !namespace || placement.namespace === namespace) &&
         placement.time !== undefined &&
-        time !== undefined &&
         placement.time >= time,
     );
   }
 }
+
+/** What `released` returns when it releases nothing (nearly always): no array per record. */
+const NONE: readonly Signal[] = Object.freeze([]);
 
 /** What a held record keeps of its line, at least: its text and its summary. */
 const charsOf = (record: LogRecord): number => record.text.length + record.summary.length;

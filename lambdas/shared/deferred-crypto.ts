@@ -15,5 +15,9 @@ const builtin = (): typeof Crypto => process.getBuiltinModule('node:crypto');
 
 export const createHash: typeof Crypto.createHash = (algorithm, options) => builtin().createHash(algorithm, options);
 
+/** The one-shot digest (the aggregator's finding ids and event keys). */
+export const hash = ((...args: unknown[]): unknown =>
+  Reflect.apply(builtin().hash, undefined, args)) as typeof Crypto.hash;
+
 export const randomInt = ((...args: unknown[]): unknown =>
   Reflect.apply(builtin().randomInt, undefined, args)) as typeof Crypto.randomInt;
