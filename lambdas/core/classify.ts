@@ -3,6 +3,7 @@ import {
   isFailing,
   isRecoveryEvent,
   NODE_CONDITION_PHRASES,
+  type Status,
   TRANSITION_GATES,
   TRUE_IS_FAILING,
 } from './conditions';
@@ -12,7 +13,7 @@ import type { Entities, LogRecord, Signal } from './model';
 import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
-import { SubstringMatcher } from './substring-matcher';
+import { type Found, SubstringMatcher } from './substring-matcher';
 import { PLACEMENT_MARKERS } from './resolution';
 import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 
@@ -33,19 +34,29 @@ interface Tables {
     Array<{ rule: RuleId; type: string; kinds?: readonly string[]; reasons?: readonly string[] }>
   >;
   fragments: readonly string[];
-  /** Each clause under its first fragment: a clause can only hold when that fragment was found. */
-  clausesByFirstFragment: Map<string, Array<{ rule: RuleId; clause: readonly string[] }>>;
-  patternsByGate: Map<string, Array<{ rule: RuleId; gate: string; pattern: RegExp }>>;
-  fragmentSet: ReadonlySet<string>;
   /**
    * The fragments and the entity extractor's gates as one automaton: every fragment and gate present,
-   * nested and overlapping ones too, in one pass over the record.
+   * nested and overlapping ones too, in one pass over the record. The tables below are by the index of
+   * a pattern in its list (what `scan` finds), so a record's hits are tested without hashing.
    */
   fragmentMatcher: SubstringMatcher;
+  /** Pattern → 1 when it is a rule's fragment (not only an entity gate). */
+  isFragment: Uint8Array;
+  /** Pattern → the clauses it is the first fragment of (a clause can only hold when it was found), each as its fragments' indexes. */
+  clausesByFirstFragment: Array<Array<{ rule: RuleId; clause: readonly number[] }> | undefined>;
+  /** Pattern → the rules' patterns it gates. */
+  patternsByGate: Array<Array<{ rule: RuleId; pattern: RegExp }> | undefined>;
+  /** The patterns of TRANSITION_GATES. */
+  transitionGates: readonly number[];
+  /** Pattern → the condition it states when it is one of NODE_CONDITION_PHRASES. */
+  conditionPhrases: Array<readonly [type: string, status: Status] | undefined>;
+  /** The patterns of SCHEDULING_FAILURE_FRAGMENTS. */
+  schedulingFailureFragments: readonly number[];
+  /** Pattern → 1 when it is a fragment of insufficient-instance-capacity other than its generic wrapper. */
+  specificCapacityFragments: Uint8Array;
   /** The fragments that tell a record may classify: what the prefilters look for (`prefilterLists`). */
   telling: readonly string[];
   specificCapacityCauses: readonly RuleId[];
-  capacityFragments: ReadonlySet<string>;
   /** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
   supersedes: Map<RuleId, readonly RuleId[]>;
 }
@@ -92,38 +103,57 @@ function buildTables(): Tables {
         .map(([phrase]) => phrase),
     ]),
   ];
+  const patterns = [...new Set([...fragments, ...ENTITY_GATES])];
+  const indexOf = new Map(patterns.map((pattern, index) => [pattern, index]));
+  const index = (pattern: string): number => indexOf.get(pattern)!;
+  /** Pattern index → what `entries` put under it. */
+  const byPattern = <T>(entries: Array<readonly [string, T]>): T[] => {
+    const table: T[] = new Array<T>(patterns.length);
+    for (const [pattern, value] of entries) table[index(pattern)] = value;
+    return table;
+  };
+  const flags = (wanted: Iterable<string>): Uint8Array => {
+    const table = new Uint8Array(patterns.length);
+    for (const pattern of wanted) table[index(pattern)] = 1;
+    return table;
+  };
+  const capacityFragments = matchers
+    .filter((m) => m.rule === 'insufficient-instance-capacity')
+    .flatMap((m) => m.clauses.flat());
   return {
     matchers,
     schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
     conditions,
     fragments,
-    clausesByFirstFragment: groupBy(
-      matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
-      ({ clause }) => clause[0]!,
-    ),
-    patternsByGate: groupBy(
-      matchers.flatMap((matcher) =>
-        (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
-      ),
-      ({ gate }) => gate,
-    ),
-    fragmentSet: new Set(fragments),
     // Complete rows only near the root (45 KB, not 1.5 MB): between one record's scan and the next the
     // pipeline evicts a large table from cache (filtered stream 6.5–10.9× the floor with it, 11.3–12.0×
     // with every row; the prefilter, which scans line after line, keeps every row).
-    fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])], 3),
+    fragmentMatcher: new SubstringMatcher(patterns, 3),
+    isFragment: flags(fragments),
+    clausesByFirstFragment: byPattern([
+      ...groupBy(
+        matchers.flatMap((matcher) =>
+          matcher.clauses.map((clause) => ({ rule: matcher.rule, clause: clause.map(index) })),
+        ),
+        ({ clause }) => patterns[clause[0]!]!,
+      ),
+    ]),
+    patternsByGate: byPattern([
+      ...groupBy(
+        matchers.flatMap((matcher) =>
+          (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+        ),
+        ({ gate }) => gate,
+      ),
+    ]),
+    transitionGates: TRANSITION_GATES.map(index),
+    conditionPhrases: byPattern(Object.entries(NODE_CONDITION_PHRASES)),
+    schedulingFailureFragments: SCHEDULING_FAILURE_FRAGMENTS.map(index),
+    specificCapacityFragments: flags(capacityFragments.filter((fragment) => !GENERIC_CAPACITY.has(fragment))),
     telling,
     specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
-    capacityFragments: new Set(
-      matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
-    ),
     supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
   };
-}
-
-function someIn(found: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {
-  for (const item of found) if (wanted.has(item)) return true;
-  return false;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -233,23 +263,36 @@ export function rawForms(fragment: string): string[] {
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
-  const { fragmentMatcher, fragmentSet, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
-    tables();
+  const {
+    fragmentMatcher,
+    isFragment,
+    clausesByFirstFragment,
+    patternsByGate,
+    supersedes,
+    schedulingRules,
+    schedulingFailureFragments,
+  } = tables();
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
-  const hits = fragmentMatcher.findAll(record.text);
-  if (!someIn(hits, fragmentSet)) return [];
+  // `hits` is the matcher's own object, valid until its next scan: nothing below keeps it.
+  const hits = fragmentMatcher.scan(record.text);
+  const { order, count } = hits;
+  let anyFragment = false;
+  for (let i = 0; i < count && !anyFragment; i++) anyFragment = isFragment[order[i]! - 1] === 1;
+  if (!anyFragment) return [];
   // Lower-cased only for the few records a pattern or a transition is looked for in.
   let lower: string | undefined;
   const rules = new Set<RuleId>();
-  // Only the clauses and patterns a found fragment opens are checked, not every rule's.
-  for (const fragment of hits) {
-    const clauses = clausesByFirstFragment.get(fragment);
+  // Only the clauses and patterns a found fragment opens are checked, not every rule's; in the order
+  // the fragments were found, which is the order of the rules and so of the signals.
+  for (let i = 0; i < count; i++) {
+    const fragment = order[i]! - 1;
+    const clauses = clausesByFirstFragment[fragment];
     if (clauses !== undefined) {
       for (const { rule, clause } of clauses) {
-        if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+        if (!rules.has(rule) && holds(clause, hits)) rules.add(rule);
       }
     }
-    const patterns = patternsByGate.get(fragment);
+    const patterns = patternsByGate[fragment];
     if (patterns !== undefined) {
       for (const { rule, pattern } of patterns) {
         if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
@@ -261,7 +304,7 @@ export function classify(record: LogRecord): Signal[] {
   if (rules.size > 0) {
     for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
   }
-  const schedulingFailure = isSchedulingFailure(hits);
+  const schedulingFailure = someFound(schedulingFailureFragments, hits);
   if (rules.size === 0 && !schedulingFailure) return [];
 
   const entities = extractEntities(record, hits);
@@ -281,11 +324,12 @@ export function classify(record: LogRecord): Signal[] {
  * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
  * specific cause is present, the specific cause is the diagnosis.
  */
-function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string>): void {
+function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: Found): void {
   if (!rules.has('insufficient-instance-capacity')) return;
-  const { specificCapacityCauses, capacityFragments } = tables();
+  const { specificCapacityCauses, specificCapacityFragments } = tables();
   const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
-  const onlyWrapper = [...hits].every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
+  let onlyWrapper = true;
+  for (let i = 0; i < hits.count && onlyWrapper; i++) onlyWrapper = specificCapacityFragments[hits.order[i]! - 1] === 0;
   if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
 }
 
@@ -297,17 +341,18 @@ const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
  * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
  * recovery yields nothing.
  */
-function applyPolarity(
-  rules: Set<RuleId>,
-  record: LogRecord,
-  lowerText: () => string,
-  hits: ReadonlySet<string>,
-): void {
+function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: () => string, hits: Found): void {
   if (isRecoveryEvent(record)) {
     rules.clear();
     return;
   }
-  const statements = conditionStatements(record, lowerText, hits);
+  const { transitionGates, conditionPhrases } = tables();
+  let phrases: Array<readonly [string, Status]> | undefined;
+  for (let i = 0; i < hits.count; i++) {
+    const phrase = conditionPhrases[hits.order[i]! - 1];
+    if (phrase !== undefined) (phrases ??= []).push(phrase);
+  }
+  const statements = conditionStatements(record, lowerText, someFound(transitionGates, hits), phrases ?? NO_PHRASES);
   if (statements.length === 0) return;
   const failing = new Set<RuleId>();
   const healthy = new Set<RuleId>();
@@ -336,8 +381,19 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
   )?.rule;
 }
 
-const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>
-  SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment));
+const NO_PHRASES: ReadonlyArray<readonly [string, Status]> = [];
+
+/** Whether every pattern of `clause` was found. */
+function holds(clause: readonly number[], hits: Found): boolean {
+  for (let i = 0; i < clause.length; i++) if (!hits.hasIndex(clause[i]!)) return false;
+  return true;
+}
+
+/** Whether one of `patterns` was found. */
+function someFound(patterns: readonly number[], hits: Found): boolean {
+  for (let i = 0; i < patterns.length; i++) if (hits.hasIndex(patterns[i]!)) return true;
+  return false;
+}
 
 /** Karpenter's own pods are the subject of the controller rule; other signals keep every entity. */
 function entitiesFor(rule: RuleId, entities: Entities): Entities {

@@ -73,29 +73,28 @@ export const DESCRIBE_CONDITION_ROW = /^\s{0,8}([A-Z][A-Za-z]{2,40})\s{1,40}(Tru
 
 /**
  * Every condition a record states. `lowerText` gives the lower-cased record text (made only when a
- * transition is looked for) and `hits` the fragments found in it; phrases are the kubelet's, so they
- * are about a node.
+ * transition is looked for); `transition` says whether a transition's gate (TRANSITION_GATES) is in
+ * it, and `phrases` are the NODE_CONDITION_PHRASES found in it, in the order found: the kubelet's, so
+ * they are about a node.
  */
 export function conditionStatements(
   record: LogRecord,
   lowerText: () => string,
-  hits: ReadonlySet<string>,
+  transition: boolean,
+  phrases: ReadonlyArray<readonly [type: string, status: Status]>,
 ): ConditionStatement[] {
   const statements: ConditionStatement[] = [];
-  if (hits.has(TRANSITION_GATES[0]) || hits.has(TRANSITION_GATES[1])) {
-    const transition = CONDITION_TRANSITION.exec(lowerText());
-    if (transition)
+  if (transition) {
+    const found = CONDITION_TRANSITION.exec(lowerText());
+    if (found)
       statements.push({
-        type: transition[1]!,
-        status: transition[2] as Status,
+        type: found[1]!,
+        status: found[2] as Status,
         kind: objectKindOf(record),
-        reason: transition[3],
+        reason: found[3],
       });
   }
-  for (const fragment of hits) {
-    const phrase = NODE_CONDITION_PHRASES[fragment];
-    if (phrase) statements.push({ type: phrase[0], status: phrase[1], kind: 'node' });
-  }
+  for (const [type, status] of phrases) statements.push({ type, status, kind: 'node' });
   // A describe row does not say whose condition it is (a Node's Ready or a NodePool's), so it only
   // ever counts as health; its reason column (`KubeletNotReady`) says the failure.
   if (mayBeDescribeRow(record.text)) {

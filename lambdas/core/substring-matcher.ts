@@ -1,3 +1,4 @@
+import { NativeFind } from './native-find';
 import { NativeScan } from './native-scan';
 
 /**
@@ -17,6 +18,9 @@ import { NativeScan } from './native-scan';
  * a table): a cold start pays for it once, on the first text it scans. A transition into a state
  * where some pattern ends is stored as its complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
  * without another lookup when to collect outputs.
+ *
+ * `scan` (what `findAll` gives, as indexes into the patterns, in an object reused from text to text)
+ * runs in WebAssembly where it can (lambdas/core/native-find.ts), over the same tables.
  */
 export class SubstringMatcher {
   /** ASCII code → symbol (letters folded to lower case); 0 for characters no pattern uses. */
@@ -112,11 +116,44 @@ export class SubstringMatcher {
 
   /** Every pattern `text` contains (overlapping and nested ones included), ASCII case ignored. */
   findAll(text: string): Set<string> {
-    const { next, dense, edges, edgeSymbol, edgeTarget, fail, output, sameEnd, dictionary } =
-      this.automaton ?? this.build();
+    return new Set(this.scan(text));
+  }
+
+  /**
+   * The patterns `text` contains, as `findAll` gives them (the same, in the same order), but as
+   * indexes into `patterns` in an object this matcher reuses: what it holds is valid until the next
+   * scan of this matcher. No set is made per text, and a caller that knows its patterns' indexes
+   * tests them without hashing (`hasIndex`).
+   */
+  scan(text: string): Found {
+    const automaton = this.automaton ?? this.build();
+    const found = (this.found ??= new Found(this.patterns));
+    if (this.nativeFind === undefined) this.nativeFind = this.useNative ? this.makeNativeFind(automaton) : null;
+    const count = this.nativeFind?.findAll(text, found.order) ?? -1;
+    if (count >= 0) found.fill(count);
+    else this.scanHere(text, automaton, found);
+    return found;
+  }
+
+  private found?: Found;
+  /** The pass of `scan` in WebAssembly (lambdas/core/native-find.ts), built on first scan; null when none. */
+  private nativeFind?: NativeFind | null;
+
+  private makeNativeFind(automaton: Automaton): NativeFind | null {
+    const { next } = automaton;
+    if (!(next instanceof Int16Array)) return null;
+    return NativeFind.of({ ...automaton, next, shift: this.shift, symbols: this.symbols }) ?? null;
+  }
+
+  /** `scan` in JavaScript: where WebAssembly is not available or not wanted, and for the longest texts. */
+  private scanHere(text: string, automaton: Automaton, found: Found): void {
+    const { next, dense, edges, edgeSymbol, edgeTarget, fail, output, sameEnd, dictionary } = automaton;
     const symbols = this.symbols;
     const shift = this.shift;
-    const found = new Set<string>();
+    const order = found.order;
+    const marks = found.start();
+    const generation = found.generation;
+    let count = 0;
     let state = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
@@ -141,13 +178,18 @@ export class SubstringMatcher {
         state = ~target;
         // The patterns ending here: this state's own, then those of its suffixes (dictionary links).
         for (let at = state; at > 0; at = dictionary[at]!) {
-          for (let index = output[at]!; index > 0; index = sameEnd[index - 1]!) found.add(this.patterns[index - 1]!);
+          for (let index = output[at]!; index > 0; index = sameEnd[index - 1]!) {
+            if (marks[index - 1] !== generation) {
+              marks[index - 1] = generation;
+              order[count++] = index;
+            }
+          }
         }
       } else {
         state = target;
       }
     }
-    return found;
+    found.count = count;
   }
 
   private build(): Automaton {
@@ -306,4 +348,93 @@ interface Automaton {
   sameEnd: Int32Array;
   /** State → the longest proper suffix state where a pattern ends, or 0. */
   dictionary: Int32Array;
+}
+
+/**
+ * The patterns one text holds (`SubstringMatcher.scan`): a read-only set of them, and their indexes
+ * into the matcher's patterns. One object per matcher, refilled by each scan.
+ */
+export class Found implements ReadonlySet<string> {
+  /** 1 + the index of each pattern found, in the order found (the first `count` entries). */
+  readonly order: Int32Array;
+  count = 0;
+  /** Pattern index → the scan that last found it. */
+  private readonly marks: Int32Array;
+  generation = 0;
+  /** Pattern → an index of it (a pattern given twice is found under both indexes at once). */
+  private readonly indexOf = new Map<string, number>();
+  /**
+   * Pattern index → 1 when the pattern is listed under it: a pattern given twice is listed once, as
+   * a set of the patterns found lists it, under its last index (found first: see `sameEnd`).
+   */
+  private readonly listed: Uint8Array;
+  /** Whether no pattern is given twice: then every index found is listed. */
+  private readonly distinct: boolean;
+
+  constructor(readonly patterns: readonly string[]) {
+    this.order = new Int32Array(patterns.length);
+    this.marks = new Int32Array(patterns.length);
+    this.listed = new Uint8Array(patterns.length);
+    patterns.forEach((pattern, index) => this.indexOf.set(pattern, index));
+    for (const index of this.indexOf.values()) this.listed[index] = 1;
+    this.distinct = this.indexOf.size === patterns.length;
+  }
+
+  /** A new scan: its number, and the marks to set with it. */
+  start(): Int32Array {
+    if (++this.generation === 0x7fffffff) {
+      this.generation = 1;
+      this.marks.fill(0);
+    }
+    return this.marks;
+  }
+
+  /** A scan made elsewhere: the first `count` entries of `order` are what it found. */
+  fill(count: number): void {
+    const marks = this.start();
+    const generation = this.generation;
+    const order = this.order;
+    for (let i = 0; i < count; i++) marks[order[i]! - 1] = generation;
+    this.count = count;
+  }
+
+  /** Whether the pattern of this index was found. */
+  hasIndex(index: number): boolean {
+    return this.marks[index] === this.generation;
+  }
+
+  has(pattern: string): boolean {
+    const index = this.indexOf.get(pattern);
+    return index !== undefined && this.marks[index] === this.generation;
+  }
+
+  get size(): number {
+    if (this.distinct) return this.count;
+    let size = 0;
+    for (let i = 0; i < this.count; i++) size += this.listed[this.order[i]! - 1]!;
+    return size;
+  }
+
+  *[Symbol.iterator](): SetIterator<string> {
+    for (let i = 0; i < this.count; i++) {
+      const index = this.order[i]! - 1;
+      if (this.listed[index] === 1) yield this.patterns[index]!;
+    }
+  }
+
+  keys(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  values(): SetIterator<string> {
+    return this[Symbol.iterator]();
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const pattern of this) yield [pattern, pattern];
+  }
+
+  forEach(callback: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const pattern of this) callback.call(thisArg, pattern, pattern, this);
+  }
 }

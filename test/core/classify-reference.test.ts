@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { classify, fragments } from '../../lambdas/core/classify';
+import { ENTITY_GATES } from '../../lambdas/core/entities';
+import type { LogRecord } from '../../lambdas/core/model';
+import { parseMessage } from '../../lambdas/core/parse';
+import { loadSamples, ROOT } from '../helpers';
+import { referenceClassify } from '../support/classify-reference';
+
+// The classifier reads its automaton's hits as indexes into tables built for them; the reference
+// (test/support/classify-reference.ts) is the classifier as it was, hits as a set of strings. Same
+// signals, in the same order, with the same entities.
+
+/**
+ * The records of the bench's corpus (scripts/bench.ts draws its failing lines from the same files:
+ * the examples and the shared samples), healthy lines included.
+ */
+const records: LogRecord[] = [
+  ...['karpenter-controller.log', 'kubernetes-events.jsonl'].flatMap((file) =>
+    readFileSync(join(ROOT, 'examples', file), 'utf8').split('\n'),
+  ),
+  ...loadSamples().samples.map((sample) => sample.raw),
+].flatMap((line, index) => parseMessage(line, { line: index + 1 }) ?? []);
+
+describe('classify against the reference classifier', () => {
+  it('gives the same signals on every record of the examples and the shared samples', () => {
+    expect(records.filter((record) => classify(record).length > 0).length).toBeGreaterThan(50);
+    for (const record of records) expect(classify(record)).toEqual(referenceClassify(record));
+  });
+
+  it('property: gives the same signals when fragments, gates, case changes and other characters are put into those records', () => {
+    const pieces = [...fragments(), ...ENTITY_GATES, ' ', '-> False', 'Status: True -> False', 'é', '😀', '\n'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...records),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...pieces), fc.boolean()), { maxLength: 6 }),
+        (record, insertions) => {
+          let text = record.text;
+          for (const [at, piece, upper] of insertions) {
+            const place = at % (text.length + 1);
+            text = `${text.slice(0, place)}${upper ? piece.toUpperCase() : piece}${text.slice(place)}`;
+          }
+          const changed = { ...record, text };
+          expect(classify(changed)).toEqual(referenceClassify(changed));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});

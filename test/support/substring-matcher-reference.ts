@@ -1,0 +1,249 @@
+/**
+ * `SubstringMatcher.findAll` as it was before it returned its patterns as indexes and ran in
+ * WebAssembly (issue 17), kept verbatim (its `test` left out) as the reference the property tests in
+ * test/core/substring-matcher.test.ts hold the fast one to. Not used by the analyzer.
+ *
+ * The original's description follows.
+ *
+ * Finds which of many ASCII substrings a text contains, ignoring ASCII case, in one pass (an
+ * Aho–Corasick automaton over the few characters the patterns use). A regular-expression alternation
+ * of a few hundred literals tries them at every position; this costs about one table lookup per
+ * character whatever the number of patterns — about three times faster on Karpenter logs (npm run
+ * bench).
+ *
+ * Every state has a complete row of transitions by default: one lookup per character. A state
+ * can instead keep just its own edges and its failure link (`denseDepth`: rows only for states that
+ * close to the root), which makes the table small; measured on an idle machine that costs more per
+ * character than it saves (the prefilter's pass over healthy lines 26 ms with rows to depth 3, 18 ms
+ * with every row), so it is kept for the tests, which exercise both kinds of state.
+ *
+ * Built on first use, in typed arrays only (no array per state; the trie as lists of siblings, not
+ * a table): a cold start pays for it once, on the first text it scans. A transition into a state
+ * where some pattern ends is stored as its complement (`~state`, negative), so `test` stops at the first negative entry and `findAll` knows
+ * without another lookup when to collect outputs.
+ */
+export class ReferenceSubstringMatcher {
+  /** ASCII code → symbol (letters folded to lower case); 0 for characters no pattern uses. */
+  private readonly symbols = new Uint8Array(128);
+  private readonly shift: number;
+  private automaton?: Automaton;
+
+  constructor(
+    readonly patterns: readonly string[],
+    /** States this close to the root get complete rows (every state by default; tests lower it). */
+    private readonly denseDepth = Infinity,
+  ) {
+    let next = 1;
+    for (const pattern of patterns) {
+      if (pattern.length === 0 || /[^\x00-\x7f]/.test(pattern)) {
+        throw new Error(`SubstringMatcher patterns must be non-empty ASCII: ${JSON.stringify(pattern)}`);
+      }
+      for (let i = 0; i < pattern.length; i++) {
+        let code = pattern.charCodeAt(i);
+        if (code >= 65 && code <= 90) code += 32;
+        if (this.symbols[code] === 0) this.symbols[code] = next++;
+      }
+    }
+    for (let code = 65; code <= 90; code++) this.symbols[code] = this.symbols[code + 32]!;
+    let shift = 0;
+    while (1 << shift < next) shift++;
+    this.shift = shift;
+  }
+
+  /** Every pattern `text` contains (overlapping and nested ones included), ASCII case ignored. */
+  findAll(text: string): Set<string> {
+    const { next, dense, edges, edgeSymbol, edgeTarget, fail, output, sameEnd, dictionary } =
+      this.automaton ?? this.build();
+    const symbols = this.symbols;
+    const shift = this.shift;
+    const found = new Set<string>();
+    let state = 0;
+    for (let i = 0, length = text.length; i < length; i++) {
+      const code = text.charCodeAt(i);
+      const symbol = code < 128 ? symbols[code]! : 0;
+      let target = 0;
+      for (;;) {
+        if (state < dense) {
+          target = next[(state << shift) | symbol]!;
+          break;
+        }
+        const deep = state - dense;
+        for (let edge = edges[deep]!, end = edges[deep + 1]!; edge < end; edge++) {
+          if (edgeSymbol[edge] === symbol) {
+            target = edgeTarget[edge]!;
+            break;
+          }
+        }
+        if (target !== 0) break;
+        state = fail[deep]!;
+      }
+      if (target < 0) {
+        state = ~target;
+        // The patterns ending here: this state's own, then those of its suffixes (dictionary links).
+        for (let at = state; at > 0; at = dictionary[at]!) {
+          for (let index = output[at]!; index > 0; index = sameEnd[index - 1]!) found.add(this.patterns[index - 1]!);
+        }
+      } else {
+        state = target;
+      }
+    }
+    return found;
+  }
+
+  private build(): Automaton {
+    const shift = this.shift;
+    const width = 1 << shift;
+    const symbols = this.symbols;
+    let capacity = 1;
+    for (const pattern of this.patterns) capacity += pattern.length;
+    // The trie, its edges as lists of siblings (no table: only the shallow states get rows, below).
+    // States are numbered as created, so each pattern's own states follow one another.
+    const firstChild = new Int32Array(capacity);
+    const nextSibling = new Int32Array(capacity);
+    const parent = new Int32Array(capacity);
+    const symbolOf = new Uint8Array(capacity);
+    const output = new Int32Array(capacity);
+    const sameEnd = new Int32Array(this.patterns.length);
+    const childOf = (state: number, symbol: number): number => {
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+        if (symbolOf[child] === symbol) return child;
+      }
+      return 0;
+    };
+    let states = 1;
+    this.patterns.forEach((pattern, index) => {
+      let state = 0;
+      for (let i = 0; i < pattern.length; i++) {
+        const symbol = symbols[pattern.charCodeAt(i)]!;
+        let child = childOf(state, symbol);
+        if (child === 0) {
+          child = states++;
+          parent[child] = state;
+          symbolOf[child] = symbol;
+          nextSibling[child] = firstChild[state]!;
+          firstChild[state] = child;
+        }
+        state = child;
+      }
+      sameEnd[index] = output[state]!;
+      output[state] = index + 1;
+    });
+    // Failure and dictionary links breadth-first: a state's failure is the state its parent's failure
+    // goes to on its symbol (following failures while there is no such edge).
+    const fail = new Int32Array(states);
+    const dictionary = new Int32Array(states);
+    const accepting = new Uint8Array(states);
+    const depth = new Int32Array(states);
+    const queue = new Int32Array(states);
+    let tail = 1;
+    for (let head = 0; head < tail; head++) {
+      const state = queue[head]!;
+      if (state !== 0) {
+        const failure = fail[state]!;
+        dictionary[state] = output[failure]! > 0 ? failure : dictionary[failure]!;
+        accepting[state] = output[state]! > 0 || dictionary[state]! > 0 ? 1 : 0;
+      }
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+        depth[child] = depth[state]! + 1;
+        if (state !== 0) {
+          let from = fail[state]!;
+          let target = childOf(from, symbolOf[child]!);
+          while (target === 0 && from !== 0) {
+            from = fail[from]!;
+            target = childOf(from, symbolOf[child]!);
+          }
+          fail[child] = target;
+        }
+        queue[tail++] = child;
+      }
+    }
+    // Renumbered: the shallow states first, breadth-first (their rows are all a scan usually reads),
+    // then the deep ones in creation order (a pattern's run is read in order).
+    const renumbered = new Int32Array(states);
+    let dense = 0;
+    for (let head = 0; head < tail; head++) {
+      if (depth[queue[head]!]! <= this.denseDepth) renumbered[queue[head]!] = dense++;
+    }
+    let deepCount = 0;
+    for (let state = 1; state < states; state++) {
+      if (depth[state]! > this.denseDepth) renumbered[state] = dense + deepCount++;
+    }
+    const encoded = (target: number) => (accepting[target] === 1 ? ~renumbered[target]! : renumbered[target]!);
+    // Complete rows of the shallow states, breadth-first: a missing edge goes where the failure's
+    // (shallower, so complete) row goes.
+    const rows = new Int32Array(dense << shift);
+    const table = states < 0x8000 ? new Int16Array(dense << shift) : new Int32Array(dense << shift);
+    for (let head = 0; head < tail; head++) {
+      const state = queue[head]!;
+      const index = renumbered[state]!;
+      if (index >= dense) continue;
+      const row = index << shift;
+      if (state !== 0)
+        rows.set(rows.subarray(renumbered[fail[state]!]! << shift, (renumbered[fail[state]!]! + 1) << shift), row);
+      for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!)
+        rows[row | symbolOf[child]!] = child;
+      for (let symbol = 0; symbol < width; symbol++) table[row | symbol] = encoded(rows[row | symbol]!);
+    }
+    const newOutput = new Int32Array(states);
+    const newDictionary = new Int32Array(states);
+    for (let state = 0; state < states; state++) {
+      const index = renumbered[state]!;
+      newOutput[index] = output[state]!;
+      newDictionary[index] = renumbered[dictionary[state]!]!;
+    }
+    // A deep state's trie edges, grouped by state (counted, then placed), and its failure link.
+    const edges = new Int32Array(deepCount + 1);
+    for (let state = 1; state < states; state++) {
+      const from = renumbered[parent[state]!]!;
+      if (from >= dense) edges[from - dense + 1]!++;
+    }
+    for (let deep = 0; deep < deepCount; deep++) edges[deep + 1] = edges[deep + 1]! + edges[deep]!;
+    const edgeSymbol = new Uint8Array(edges[deepCount]!);
+    const edgeTarget = new Int32Array(edges[deepCount]!);
+    const filled = edges.slice(0, deepCount);
+    const deepFail = new Int32Array(deepCount);
+    for (let state = 1; state < states; state++) {
+      const index = renumbered[state]!;
+      if (index >= dense) deepFail[index - dense] = renumbered[fail[state]!]!;
+      const from = renumbered[parent[state]!]!;
+      if (from >= dense) {
+        const edge = filled[from - dense]!++;
+        edgeSymbol[edge] = symbolOf[state]!;
+        edgeTarget[edge] = encoded(state);
+      }
+    }
+    this.automaton = {
+      next: table,
+      dense,
+      edges,
+      edgeSymbol,
+      edgeTarget,
+      fail: deepFail,
+      output: newOutput,
+      sameEnd,
+      dictionary: newDictionary,
+    };
+    return this.automaton;
+  }
+}
+
+interface Automaton {
+  /** Shallow state × symbol → next state, or its complement when a pattern ends in it. */
+  next: Int16Array | Int32Array;
+  /** How many states are shallow (numbered 0 to dense − 1, the root first). */
+  dense: number;
+  /** Deep state (numbered from `dense`) → its first edge; the next entry ends its edges. */
+  edges: Int32Array;
+  /** Edge → the symbol it reads. */
+  edgeSymbol: Uint8Array;
+  /** Edge → the state it leads to, or its complement when a pattern ends in it (never 0). */
+  edgeTarget: Int32Array;
+  /** Deep state → its failure link (the longest proper suffix that is a state). */
+  fail: Int32Array;
+  /** State → 1 + index of a pattern that ends exactly there, or 0. */
+  output: Int32Array;
+  /** Pattern index → 1 + index of another pattern that ends in the same state (same text, other case), or 0. */
+  sameEnd: Int32Array;
+  /** State → the longest proper suffix state where a pattern ends, or 0. */
+  dictionary: Int32Array;
+}
