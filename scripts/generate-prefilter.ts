@@ -1,10 +1,15 @@
-/** npm run generate:prefilter: rewrites lambdas/core/prefilter.generated.ts from the rules and vocabularies. */
+/** npm run generate:prefilter: rewrites the generated fragment modules from the rules and vocabularies. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PREFILTER_MODULE, prefilterModule } from './prefilter-fragments';
+import { ENVELOPE_MODULE, PREFILTER_MODULE, envelopeModule, prefilterModule } from './prefilter-fragments';
 
-const path = join(__dirname, '..', PREFILTER_MODULE);
-const before = readFileSync(path, 'utf8');
-const after = prefilterModule();
-writeFileSync(path, after);
-console.log(after === before ? `${PREFILTER_MODULE} already up to date` : `${PREFILTER_MODULE} rewritten`);
+for (const [module, source] of [
+  [PREFILTER_MODULE, prefilterModule],
+  [ENVELOPE_MODULE, envelopeModule],
+] as const) {
+  const path = join(__dirname, '..', module);
+  const before = readFileSync(path, { encoding: 'utf8', flag: 'a+' });
+  const after = source();
+  writeFileSync(path, after);
+  console.log(after === before ? `${module} already up to date` : `${module} rewritten`);
+}

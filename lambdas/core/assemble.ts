@@ -1,3 +1,4 @@
+import { worthParsingOrPlacement } from './classify';
 import type { LogRecord, RecordOrigin } from './model';
 import {
   type DescribeContext,
@@ -13,6 +14,13 @@ export interface RawMessage {
   origin: RecordOrigin;
   /** Identifies the stream when messages share one object for it (a subscription document). */
   stream?: object;
+  /**
+   * Set by the delivery decoder (envelope-index.ts) for a message known, from the envelope's bytes,
+   * to hold none of `worthParsingOrPlacement`'s fragments and to start with a character that is
+   * not blank and starts no continuation line, describe header, klog error or Warning event: the
+   * assembler counts it as a skipped record without reading its text, when that is its prefilter.
+   */
+  settled?: boolean;
 }
 
 /** Continuations are joined up to this size; a record never grows past it. */
@@ -58,7 +66,12 @@ export class RecordAssembler {
   private previous: RawMessage | undefined;
   private readonly describe: DescribeContext = {};
 
-  constructor(private readonly prefilter?: Prefilter) {}
+  /** Whether settled messages are skipped unread: the prefilter is the one they were settled for. */
+  private readonly trustsSettled: boolean;
+
+  constructor(private readonly prefilter?: Prefilter) {
+    this.trustsSettled = prefilter?.keep === worthParsingOrPlacement;
+  }
 
   /** Takes the next message; returns the record it completes, if any. */
   push(raw: RawMessage): LogRecord | undefined {
@@ -68,6 +81,7 @@ export class RecordAssembler {
     if (
       pending &&
       sameStream &&
+      raw.settled !== true &&
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
@@ -78,7 +92,7 @@ export class RecordAssembler {
       };
       return undefined;
     }
-    const record = pending ? parsePending(pending, this.describe, this.prefilter) : undefined;
+    const record = pending ? this.parsePending(pending) : undefined;
     if (!sameStream) this.describe.object = undefined;
     this.pending = raw;
     return record;
@@ -88,7 +102,16 @@ export class RecordAssembler {
   flush(): LogRecord | undefined {
     const pending = this.pending;
     this.pending = undefined;
-    return pending ? parsePending(pending, this.describe, this.prefilter) : undefined;
+    return pending ? this.parsePending(pending) : undefined;
+  }
+
+  private parsePending(pending: RawMessage): LogRecord | undefined {
+    if (pending.settled === true && this.trustsSettled) {
+      // Not blank, no describe header: what the prefilter's skipping below would do.
+      this.prefilter!.skipped++;
+      return undefined;
+    }
+    return parsePending(pending, this.describe, this.prefilter);
   }
 }
 

@@ -231,13 +231,20 @@ export function worthParsing(raw: string): boolean {
  */
 export function worthParsingOrPlacement(raw: string): boolean {
   return (
-    (parseOrPlaceMatcher ??= new SubstringMatcher([
-      ...new Set([...withFailureMarkers(PREFILTER_FRAGMENTS), ...PLACEMENT_MARKERS]),
-    ])).test(raw) ||
+    (parseOrPlaceMatcher ??= new SubstringMatcher(parseOrPlaceFragments())).test(raw) ||
     isKlogError(raw) ||
     raw.startsWith('Warning ')
   );
 }
+
+/**
+ * What `worthParsingOrPlacement` looks for with its automaton (its other tests are on the line's first
+ * characters); the delivery decoder looks for the same in the JSON of the envelope
+ * (lambdas/core/envelope-fragments.generated.ts).
+ */
+export const parseOrPlaceFragments = (): string[] => [
+  ...new Set([...withFailureMarkers(PREFILTER_FRAGMENTS), ...PLACEMENT_MARKERS]),
+];
 
 /**
  * The forms a fragment can take in a raw line: as it is, or with an escapable character (quote,

@@ -1,7 +1,9 @@
 import type { RawMessage } from './assemble';
+import { type EnvelopeIndex, EventKind, idOf, messageOf, timestampOf } from './envelope-index';
 import { isObject, tryJson } from './json';
 import {
   decodeSubscriptionData,
+  envelopeIndexOf,
   toSubscriptionDocument,
   type CloudWatchLogEvent,
   type SubscriptionDocument,
@@ -203,7 +205,54 @@ export function fromDocument(document: SubscriptionDocument, stats: InputStats):
     stats.controlMessages++;
     return [];
   }
+  const index = envelopeIndexOf(document);
+  if (index) return { [Symbol.iterator]: () => new IndexedMessages(index, document) };
   return { [Symbol.iterator]: () => new CloudWatchMessages(document) };
+}
+
+/** The messages of a document read from its bytes (envelope-index.ts): each message built when read. */
+class IndexedMessages implements Iterator<RawMessage> {
+  private index = 0;
+
+  constructor(
+    private readonly events: EnvelopeIndex,
+    private readonly document: SubscriptionDocument,
+  ) {}
+
+  next(): IteratorResult<RawMessage> {
+    if (this.index >= this.events.count) return { value: undefined, done: true };
+    return { value: new IndexedMessage(this.events, this.index++, this.document), done: false };
+  }
+}
+
+/**
+ * An event of an indexed document as a message. A settled one (`EventKind.Settled`) is counted
+ * without its text by the assembler; its text is built only if a continuation line is joined to it.
+ */
+class IndexedMessage implements RawMessage {
+  readonly settled: boolean;
+  private text: string | undefined;
+
+  constructor(
+    private readonly events: EnvelopeIndex,
+    private readonly at: number,
+    readonly stream: SubscriptionDocument,
+  ) {
+    this.settled = events.kinds[at] === EventKind.Settled;
+  }
+
+  get message(): string {
+    return (this.text ??= messageOf(this.events, this.at));
+  }
+
+  get origin(): RecordOrigin {
+    return {
+      logGroup: this.stream.logGroup,
+      logStream: this.stream.logStream,
+      eventId: idOf(this.events, this.at),
+      timestampMs: timestampOf(this.events, this.at),
+    };
+  }
 }
 
 class CloudWatchMessages implements Iterator<RawMessage> {

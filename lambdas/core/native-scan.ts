@@ -15,7 +15,7 @@
  */
 
 /** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
-interface WasmMemory {
+export interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
@@ -190,11 +190,11 @@ function scanBody(lanes: number, shift: number): number[] {
   return [1, ...unsigned(locals), I32, ...code];
 }
 
-const section = (id: number, body: number[]) => [id, ...unsigned(body.length), ...body];
-const name = (text: string) => [...unsigned(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
+export const section = (id: number, body: number[]) => [id, ...unsigned(body.length), ...body];
+export const name = (text: string) => [...unsigned(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
 
 /** LEB128, unsigned. */
-function unsigned(value: number): number[] {
+export function unsigned(value: number): number[] {
   const out: number[] = [];
   do {
     let byte = value & 0x7f;
@@ -206,7 +206,7 @@ function unsigned(value: number): number[] {
 }
 
 /** LEB128, signed. */
-function signed(value: number): number[] {
+export function signed(value: number): number[] {
   const out: number[] = [];
   for (;;) {
     const byte = value & 0x7f;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { type EnvelopeIndex, eventOf, indexEnvelope } from './envelope-index';
 import { errorMessage } from './error-message';
 import { isObject } from './json';
 
@@ -35,20 +36,62 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
   if (typeof data !== 'string' || data.length === 0)
     return { ok: false, reason: 'awslogs.data is not a non-empty string' };
   if (!looksLikeBase64(data)) return { ok: false, reason: 'awslogs.data is not base64' };
-  let json: string;
+  let bytes: Buffer;
   try {
-    json = gunzipSync(Buffer.from(data, 'base64'), { maxOutputLength: MAX_DECODED_BYTES }).toString('utf8');
+    bytes = gunzipSync(Buffer.from(data, 'base64'), { maxOutputLength: MAX_DECODED_BYTES });
   } catch (error) {
     return { ok: false, reason: `awslogs.data is not gzip: ${errorMessage(error)}` };
   }
+  const indexed = indexedDocument(bytes);
+  if (indexed) return { ok: true, document: indexed };
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json);
+    parsed = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     return { ok: false, reason: `decoded payload is not JSON: ${errorMessage(error)}` };
   }
   return toSubscriptionDocument(parsed);
 }
+
+const indexes = new WeakMap<SubscriptionDocument, EnvelopeIndex>();
+
+/**
+ * The document of an envelope laid out as CloudWatch Logs writes it, read from its bytes without
+ * parsing it whole (envelope-index.ts): its header as `JSON.parse` gives it, its `logEvents` built
+ * on first use (the AWS phase hashes every event id, and only runs for a delivery with an
+ * incident), its events read by `fromDocument` straight from the index. Undefined for any other
+ * layout, which is parsed whole.
+ */
+function indexedDocument(bytes: Buffer): SubscriptionDocument | undefined {
+  const index = tryIndex(bytes);
+  if (!index) return undefined;
+  const document = documentOf(index.header, 'DATA_MESSAGE', [], index.malformed);
+  let logEvents: CloudWatchLogEvent[] | undefined;
+  Object.defineProperty(document, 'logEvents', {
+    enumerable: true,
+    configurable: true,
+    get: () => (logEvents ??= Array.from({ length: index.count }, (_, i) => eventOf(index, i))),
+    set: (events: CloudWatchLogEvent[]) => {
+      // Replaced: the events to read are the ones put there, no longer the index's.
+      indexes.delete(document);
+      logEvents = events;
+    },
+  });
+  indexes.set(document, index);
+  return document;
+}
+
+function tryIndex(bytes: Buffer): EnvelopeIndex | undefined {
+  try {
+    return indexEnvelope(bytes);
+  } catch {
+    // Never throws, as the whole-document path: that path decides about this document.
+    return undefined;
+  }
+}
+
+/** The index a document was read from by `decodeSubscriptionData`, if it was; undefined for any other document. */
+export const envelopeIndexOf = (document: SubscriptionDocument): EnvelopeIndex | undefined => indexes.get(document);
 
 /** Validates an already decoded subscription document (as found in a file or a test fixture). */
 export function toSubscriptionDocument(value: unknown): DecodeResult {

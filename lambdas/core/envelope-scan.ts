@@ -1,0 +1,311 @@
+import { name, section, signed, unsigned, type WasmMemory } from './native-scan';
+
+/**
+ * Where byte patterns end in a decoded subscription envelope, found in one pass of an Aho–Corasick
+ * automaton in WebAssembly over the whole document (three parts at once, as in native-scan.ts).
+ * The delivery decoder (subscription-payload.ts) looks for the prefilter's fragments in the form
+ * they take inside the envelope's JSON strings, and for what a message written the way CloudWatch
+ * writes it never holds, and parses only the events where one ends.
+ *
+ * Patterns are ASCII, matched with ASCII case ignored. A byte ≥ 0x80 takes the automaton back to its
+ * root (no pattern holds one). Every control byte (< 0x20) is one and the same symbol: a pattern
+ * character below 0x20 stands for any of them.
+ */
+
+declare const WebAssembly: {
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+};
+
+/** Layout of the memory: symbol of each byte (doubled), parameters of the parts, the table, the text, the hits. */
+const SYMBOLS = 0;
+const PARAMS = 256;
+const TABLE = 320;
+const PAGE = 65536;
+/** Parts scanned at once by `scan3`; `scan1` takes short texts. */
+const LANES = 3;
+
+/** The automaton of a list of patterns: complete rows, a negative entry (`~state`) where a pattern ends. */
+export interface Automaton {
+  table: Int16Array;
+  /** Per state: the classes of the patterns that end there, or-ed (`automatonOf`'s `classes`). */
+  classes: Uint8Array;
+  /** Symbol of each byte value. */
+  symbols: Uint8Array;
+  shift: number;
+  longest: number;
+}
+
+/**
+ * Builds the automaton (complete rows, one per state, `1 << shift` entries each). `classes[i]` is
+ * pattern i's class, a bit: each state knows the classes of every pattern that ends on reaching it.
+ */
+export function automatonOf(patterns: readonly string[], classes: readonly number[] = []): Automaton {
+  const symbols = new Uint8Array(256);
+  const codeOf = (code: number) => (code < 32 ? 1 : code >= 65 && code <= 90 ? code + 32 : code);
+  let next = 1;
+  let longest = 0;
+  for (const pattern of patterns) {
+    if (pattern.length === 0 || /[^\x00-\x7f]/.test(pattern)) {
+      throw new Error(`envelope patterns must be non-empty ASCII: ${JSON.stringify(pattern)}`);
+    }
+    longest = Math.max(longest, pattern.length);
+    for (let i = 0; i < pattern.length; i++) {
+      const code = codeOf(pattern.charCodeAt(i));
+      if (symbols[code] === 0) symbols[code] = next++;
+    }
+  }
+  for (let code = 0; code < 128; code++) symbols[code] = symbols[codeOf(code)]!;
+  let shift = 0;
+  while (1 << shift < next) shift++;
+  const width = 1 << shift;
+  const capacity = patterns.reduce((sum, pattern) => sum + pattern.length, 1);
+  // The trie: -1 where a state has no edge yet.
+  const goto = new Int32Array(capacity * width).fill(-1);
+  const ends = new Uint8Array(capacity);
+  let states = 1;
+  for (const [p, pattern] of patterns.entries()) {
+    let state = 0;
+    for (let i = 0; i < pattern.length; i++) {
+      const at = state * width + symbols[pattern.charCodeAt(i)]!;
+      if (goto[at] === -1) goto[at] = states++;
+      state = goto[at]!;
+    }
+    ends[state]! |= classes[p] ?? 1;
+  }
+  if (states > 0x7fff) throw new Error(`envelope patterns need ${states} states, more than a 16-bit table holds`);
+  // Breadth first: each state's failure link is known before its children's; missing edges follow it.
+  const fail = new Int32Array(states);
+  const queue = new Int32Array(states);
+  let head = 0;
+  let tail = 0;
+  for (let symbol = 0; symbol < width; symbol++) {
+    const child = goto[symbol]!;
+    if (child === -1) goto[symbol] = 0;
+    else queue[tail++] = child;
+  }
+  while (head < tail) {
+    const state = queue[head++]!;
+    ends[state]! |= ends[fail[state]!]!;
+    for (let symbol = 0; symbol < width; symbol++) {
+      const at = state * width + symbol;
+      const child = goto[at]!;
+      const viaFail = goto[fail[state]! * width + symbol]!;
+      if (child === -1) {
+        goto[at] = viaFail;
+      } else {
+        fail[child] = viaFail;
+        queue[tail++] = child;
+      }
+    }
+  }
+  const table = new Int16Array(states * width);
+  for (let at = 0; at < table.length; at++) {
+    const target = goto[at]!;
+    table[at] = ends[target] ? ~target : target;
+  }
+  return { table, classes: ends.slice(0, states), symbols, shift, longest };
+}
+
+/** Where patterns end: the offset of the last byte, and the classes of the patterns ending there. */
+export interface Hits {
+  count: number;
+  positions: Int32Array;
+  classes: Uint8Array;
+}
+
+export class EnvelopeScan {
+  private readonly memory: WasmMemory;
+  private bytes: Uint8Array;
+  private params: Int32Array;
+  private readonly text: number;
+  private readonly longest: number;
+  private readonly classes: Uint8Array;
+  private readonly scan1: (from: number, to: number) => void;
+  private readonly scan3: (from: number, to: number) => void;
+
+  private constructor(automaton: Automaton) {
+    const { table, symbols, shift, longest, classes } = automaton;
+    this.longest = longest;
+    this.classes = classes;
+    this.text = align(TABLE + table.byteLength, 16);
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.params = new Int32Array(this.memory.buffer, PARAMS, 16);
+    // Doubled: with the state shifted one bit further, their sum is the byte offset of the entry.
+    this.bytes.set(
+      symbols.map((symbol) => symbol * 2),
+      SYMBOLS,
+    );
+    new Int16Array(this.memory.buffer, TABLE, table.length).set(table);
+    const exports = new WebAssembly.Instance(hitsModule(shift), { m: { memory: this.memory } }).exports;
+    this.scan1 = exports.scan1 as (from: number, to: number) => void;
+    this.scan3 = exports.scan3 as (from: number, to: number) => void;
+  }
+
+  /** A scanner for `patterns` (of `classes`, as `automatonOf`), or undefined where WebAssembly is not available. */
+  static of(patterns: readonly string[], classes?: readonly number[]): EnvelopeScan | undefined {
+    if (typeof WebAssembly !== 'object') return undefined;
+    return new EnvelopeScan(automatonOf(patterns, classes));
+  }
+
+  /**
+   * Every byte of `source` where a pattern ends, in order, with the classes of the patterns ending
+   * there; undefined when a part finds more than `capacity`.
+   */
+  hits(source: Uint8Array, capacity: number): Hits | undefined {
+    const n = source.length;
+    const perLane = 2 * (capacity + 1);
+    const out = align(this.text + n, 16);
+    const need = out + LANES * perLane * 4;
+    if (need > this.bytes.length) this.grow(need);
+    const from = this.text;
+    this.bytes.set(source, from);
+    const longest = this.longest;
+    let lanes = LANES;
+    // Part j starts at j × step, the last one ends with the text; each runs `longest − 1` bytes past
+    // the next one's start, so that every occurrence ends inside a part it starts in.
+    let step = Math.ceil((n - longest + 1) / lanes);
+    if (n < 4 * longest) {
+      lanes = 1;
+      step = n;
+    }
+    const length = lanes === 1 ? n : step + longest - 1;
+    const params = this.params;
+    for (let lane = 0; lane < lanes; lane++) {
+      params[lane] = lane === lanes - 1 ? n - length : lane * step;
+      params[4 + lane] = out + lane * perLane * 4;
+      params[8 + lane] = out + (lane + 1) * perLane * 4 - 8;
+    }
+    if (lanes === 1) this.scan1(from, from + length);
+    else this.scan3(from, from + length);
+    let count = 0;
+    for (let lane = 0; lane < lanes; lane++) {
+      const found = (params[4 + lane]! - (out + lane * perLane * 4)) / 8;
+      if (found > capacity) return undefined;
+      count += found;
+    }
+    const positions = new Int32Array(count);
+    const classes = new Uint8Array(count);
+    const words = new Int32Array(this.memory.buffer);
+    const stateClasses = this.classes;
+    let at = 0;
+    // A hit of part j + 1 before the end of part j is one of part j's too: each is taken once, in
+    // order. Past that end, part j + 1 has read `longest − 1` bytes or more, so its state there is the
+    // one a single pass would have, and so are the classes.
+    let seen = 0;
+    for (let lane = 0; lane < lanes; lane++) {
+      const first = (out + lane * perLane * 4) / 4;
+      const last = params[4 + lane]! / 4;
+      for (let word = first; word < last; word += 2) {
+        const position = words[word]! - from;
+        if (position < seen) continue;
+        positions[at] = position;
+        classes[at++] = stateClasses[words[word + 1]!]!;
+      }
+      seen = params[lane]! + length;
+    }
+    return { count: at, positions, classes };
+  }
+
+  private grow(bytes: number): void {
+    this.memory.grow(Math.ceil((bytes - this.bytes.length) / PAGE));
+    this.bytes = new Uint8Array(this.memory.buffer);
+    this.params = new Int32Array(this.memory.buffer, PARAMS, 16);
+  }
+}
+
+const align = (value: number, to: number) => Math.ceil(value / to) * to;
+
+// WebAssembly opcodes used below.
+const I32 = 0x7f;
+const BLOCK = 0x02;
+const LOOP = 0x03;
+const IF = 0x04;
+const VOID = 0x40;
+const END = 0x0b;
+const BR = 0x0c;
+const BR_IF = 0x0d;
+const LOCAL_GET = 0x20;
+const LOCAL_SET = 0x21;
+const LOCAL_TEE = 0x22;
+const I32_LOAD = 0x28;
+const I32_LOAD8_U = 0x2d;
+const I32_LOAD16_S = 0x2e;
+const I32_STORE = 0x36;
+const I32_CONST = 0x41;
+const I32_LT_S = 0x48;
+const I32_LE_U = 0x4d;
+const I32_GE_U = 0x4f;
+const I32_ADD = 0x6a;
+const I32_OR = 0x72;
+const I32_XOR = 0x73;
+const I32_SHL = 0x74;
+
+/**
+ * The module: `scan1` and `scan3` (from, to): part 0 runs from `from` to `to`, part j the same
+ * length from `from + params[j]`. Part j writes the address of each byte where a pattern ends at
+ * `params[4 + j]` onwards, and the state it reached, advancing it, while it is at most `params[8 + j]`
+ * (past that, it counts on).
+ */
+function hitsModule(shift: number): object {
+  const lanes = [1, LANES];
+  const bodies = lanes.map((count) => hitsBody(count, shift));
+  const type = [0x60, 2, I32, I32, 0];
+  const bytes = [
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [1, ...type]),
+    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
+    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
+    ...section(7, [bodies.length, ...lanes.flatMap((count, index) => [...name(`scan${count}`), 0x00, index])]),
+    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
+  ];
+  return new WebAssembly.Module(new Uint8Array(bytes));
+}
+
+/**
+ * One function's body. Locals: 0 `from` (part 0's position), 1 `to`; for each part j a state, the
+ * next state, its offset, its output address, the output's limit, and its position.
+ */
+function hitsBody(lanes: number, shift: number): number[] {
+  const base = (lane: number) => 2 + 6 * lane;
+  const state = (lane: number) => base(lane);
+  const target = (lane: number) => base(lane) + 1;
+  const offset = (lane: number) => base(lane) + 2;
+  const output = (lane: number) => base(lane) + 3;
+  const limit = (lane: number) => base(lane) + 4;
+  const position = (lane: number) => base(lane) + 5;
+  const locals = 6 * lanes;
+  const code: number[] = [];
+  for (let lane = 0; lane < lanes; lane++) {
+    code.push(I32_CONST, 0, I32_LOAD, 2, ...unsigned(PARAMS + 4 * lane), LOCAL_SET, offset(lane));
+    code.push(I32_CONST, 0, I32_LOAD, 2, ...unsigned(PARAMS + 16 + 4 * lane), LOCAL_SET, output(lane));
+    code.push(I32_CONST, 0, I32_LOAD, 2, ...unsigned(PARAMS + 32 + 4 * lane), LOCAL_SET, limit(lane));
+  }
+  code.push(BLOCK, VOID, LOOP, VOID);
+  code.push(LOCAL_GET, 0, LOCAL_GET, 1, I32_GE_U, BR_IF, 1);
+  for (let lane = 0; lane < lanes; lane++) {
+    const at = position(lane);
+    code.push(LOCAL_GET, 0, LOCAL_GET, offset(lane), I32_ADD, LOCAL_SET, at);
+    // next = table[state << shift | symbol], at byte (state << shift + 1 | 2 × symbol).
+    code.push(LOCAL_GET, state(lane), I32_CONST, ...signed(shift + 1), I32_SHL);
+    code.push(LOCAL_GET, at, I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(SYMBOLS), I32_OR);
+    code.push(I32_LOAD16_S, 1, ...unsigned(TABLE));
+    code.push(LOCAL_TEE, target(lane), I32_CONST, 0, I32_LT_S, IF, VOID);
+    // A pattern ends here: note where (while there is room), count it, go on from the state itself.
+    code.push(LOCAL_GET, target(lane), I32_CONST, ...signed(-1), I32_XOR, LOCAL_SET, target(lane));
+    code.push(LOCAL_GET, output(lane), LOCAL_GET, limit(lane), I32_LE_U, IF, VOID);
+    code.push(LOCAL_GET, output(lane), LOCAL_GET, at, I32_STORE, 2, 0);
+    code.push(LOCAL_GET, output(lane), LOCAL_GET, target(lane), I32_STORE, 2, 4, END);
+    code.push(LOCAL_GET, output(lane), I32_CONST, 8, I32_ADD, LOCAL_SET, output(lane));
+    code.push(END);
+    code.push(LOCAL_GET, target(lane), LOCAL_SET, state(lane));
+  }
+  code.push(LOCAL_GET, 0, I32_CONST, 1, I32_ADD, LOCAL_SET, 0, BR, 0, END, END);
+  for (let lane = 0; lane < lanes; lane++) {
+    code.push(I32_CONST, 0, LOCAL_GET, output(lane), I32_STORE, 2, ...unsigned(PARAMS + 16 + 4 * lane));
+  }
+  code.push(END);
+  return [1, ...unsigned(locals), I32, ...code];
+}
