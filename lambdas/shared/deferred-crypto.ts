@@ -5,7 +5,7 @@ import type * as Crypto from 'node:crypto';
  * of when the bundle loads. The bundling aliases `node:crypto` to this file for the bundles a batch
  * without a finding runs (`cryptoOnFirstUse` in lib/constructs/lambda-function.ts): Powertools
  * Logger imports `randomInt` at its top for debug-log sampling, and the core imports `createHash`
- * for finding and batch ids, yet such a batch calls neither, and loading node:crypto (about twenty
+ * for batch ids and `hash` for finding ids and event keys, yet such a batch calls none of them, and loading node:crypto (about twenty
  * internal modules) was about a third of index.js's import CPU (`npm run bench -- cold`). The first
  * finding loads the AWS SDK, which needs node:crypto whole, so nothing is saved after it and the
  * alias stops there. Importing anything else from node:crypto in an aliased bundle fails its build

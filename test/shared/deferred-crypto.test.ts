@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
 import fc from 'fast-check';
-import { createHash, randomInt } from '../../lambdas/shared/deferred-crypto';
+import { createHash, hash, randomInt } from '../../lambdas/shared/deferred-crypto';
 
 describe('deferred-crypto', () => {
   it('hashes exactly as node:crypto does, updated piece by piece, in every digest encoding', () => {
@@ -17,6 +17,21 @@ describe('deferred-crypto', () => {
             direct.update(piece);
           }
           expect(deferred.digest(encoding)).toBe(direct.digest(encoding));
+        },
+      ),
+    );
+  });
+
+  it('hashes in one call exactly as node:crypto does, and as a Hash updated with the same text', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary' }),
+        fc.constantFrom('sha256', 'sha1'),
+        fc.constantFrom('hex', 'base64url') as fc.Arbitrary<crypto.BinaryToTextEncoding>,
+        (text, algorithm, encoding) => {
+          const digest = hash(algorithm, text, encoding);
+          expect(digest).toBe(crypto.hash(algorithm, text, encoding));
+          expect(digest).toBe(crypto.createHash(algorithm).update(text).digest(encoding));
         },
       ),
     );
