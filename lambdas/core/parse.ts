@@ -113,6 +113,7 @@ function parseLine(
   return fromText(line, origin, source, describe);
 }
 
+const TAB = 9;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
@@ -313,9 +314,10 @@ function levelAndRest(
   time: string | undefined,
   at: number,
 ): { time: string | undefined; level: string; rest: string } | undefined {
+  const initial = line.charCodeAt(at);
   for (const level of ZAP_LEVELS) {
     const end = at + level.length;
-    if (!isSpace(line.charCodeAt(end)) || !line.startsWith(level, at)) continue;
+    if (level.charCodeAt(0) !== initial || !isSpace(line.charCodeAt(end)) || !line.startsWith(level, at)) continue;
     let rest = end + 1;
     while (isSpace(line.charCodeAt(rest))) rest++;
     return { time, level, rest: line.slice(rest) };
@@ -380,7 +382,9 @@ function trailingJsonObject(text: string): { index: number; value: Record<string
   for (let attempt = 0; attempt < 6; attempt++) {
     const index = text.lastIndexOf('{', from - 1);
     if (index < 0) return undefined;
-    if ((index === 0 || isSpace(text.charCodeAt(index - 1))) && !closesEarly(text, index, end)) {
+    const before = index === 0 ? TAB : text.charCodeAt(index - 1);
+    // zap writes its fields after a tab; a `{` after another space is more often an inner object.
+    if (isSpace(before) && (before === TAB || !closesEarly(text, index, end))) {
       const value = tryJson(text.slice(index, end));
       if (isObject(value)) return { index, value };
     }
@@ -391,14 +395,14 @@ function trailingJsonObject(text: string): { index: number; value: Record<string
 
 /**
  * Whether the braces and brackets opened at `from` (a `{`) all close before `end - 1`, looking at
- * no more than the first 80 characters: then `text.slice(from, end)` is no JSON, and JSON.parse,
+ * no more than the first 48 characters: then `text.slice(from, end)` is no JSON, and JSON.parse,
  * which throws (an error and its stack trace, several microseconds), is not asked. In JSON the
  * brackets outside strings nest and the value's last character closes the first, so for JSON this
  * is always false; the usual true is a small object inside a zap console line's fields, such as
  * `{"name":"default"}, "namespace": ""…`. False when it cannot tell within the limit.
  */
 function closesEarly(text: string, from: number, end: number): boolean {
-  const limit = Math.min(end - 1, from + 80);
+  const limit = Math.min(end - 1, from + 48);
   let depth = 0;
   for (let at = from; at < limit; at++) {
     const code = text.charCodeAt(at);
