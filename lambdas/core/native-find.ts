@@ -1,14 +1,16 @@
 /**
- * `SubstringMatcher.findAll`'s pass in WebAssembly: the text copied once as UTF-8
+ * `SubstringMatcher.scan`'s pass in WebAssembly: the text copied once as UTF-8
  * (`TextEncoder.encodeInto`, native), then one loop over its bytes that follows the automaton (complete
- * rows near the root, each deeper state its own edges and a failure link) and, where a pattern ends,
- * the dictionary links, writing each pattern found the first time into a list. The JavaScript loop
- * pays for `charCodeAt` and bounds checks on every character; on the classifier's records (filtered
- * stream of npm run bench) this pass costs about a quarter of it.
+ * rows near the root; each deeper state its one edge, or a list of them, beside its failure link, so
+ * a step reads one cache line) and, where a pattern ends, the dictionary links, listing each pattern
+ * found the first time. A text at least twice the longest pattern is scanned as two or three
+ * overlapping parts whose lookups advance together (`findAll`). The JavaScript loop pays for
+ * `charCodeAt` and bounds checks on every character and waits for each state before the next.
  *
  * Same answers, in the same order, as the JavaScript loop (test/core/substring-matcher.test.ts holds
- * them together): a character outside ASCII takes the automaton back to its root (no pattern holds one,
- * so it has no edge anywhere), and so do the two to four bytes UTF-8 writes for it, all ≥ 0x80.
+ * both to the automaton as it was): a character outside ASCII takes the automaton back to its root
+ * (no pattern holds one, so it has no edge anywhere), and so do the two to four bytes UTF-8 writes for
+ * it, all ≥ 0x80.
  *
  * Patterns found are marked with the number of the scan (`generation`), not cleared between scans.
  */
@@ -41,118 +43,181 @@ export interface FindTables {
   dictionary: Int32Array;
 }
 
+/** Where the patterns found go: `start` for a new text, then `add` (1 + index) in order, repeats ignored. */
+export interface Found {
+  start(): void;
+  add(entry: number): void;
+}
+
 const PAGE = 65536;
 /** Longer texts are left to the JavaScript loop (a CloudWatch event is at most 256 KB). */
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/** The functions of the module: `find${k}` scans a text as k parts at once. */
+const LANES = [1, 2, 3];
+const MAX_LANES = 3;
 
 export class NativeFind {
   private readonly memory: WasmMemory;
   private readonly encoder = new TextEncoder();
-  private readonly find: (from: number, to: number, generation: number) => number;
-  /** Where the text is copied (views kept, not made for each text; remade when the memory grows). */
+  /** `finds[k]` scans k parts at once. */
+  private readonly finds: Array<(from: number, to: number, generation: number) => void> = [];
+  /** Where the text is copied, the parts' offsets and counts, each part's list. */
   private readonly textAt: number;
-  private line: Uint8Array;
-  private list: Int32Array;
+  private readonly offsetsAt: number;
+  private readonly listsAt: readonly number[];
+  /** Views kept, not made for each text; remade when the memory grows. */
+  private line!: Uint8Array;
+  private offsets!: Int32Array;
+  private lists!: Int32Array[];
   private generation = 0;
 
-  private constructor(tables: FindTables) {
+  private constructor(
+    tables: FindTables,
+    private readonly longest: number,
+  ) {
     const patterns = tables.sameEnd.length;
     const deep = tables.fail.length;
-    // Layout: byte → doubled symbol; dense rows; deep states' first edges (as byte offsets) and
-    // failures; edges packed (target << 8 | doubled symbol); outputs and dictionary links by state;
-    // the next pattern with the same end and the mark by 1 + pattern index; the list; the text.
+    // Layout: byte → doubled symbol; dense rows; each deep state's edge and failure side by side (one
+    // cache line for a step); the lists of edges of deep states with more or fewer than one; outputs
+    // and dictionary links by state; the next pattern with the same end by 1 + pattern index; the
+    // parts' offsets and counts; for each part, its marks by 1 + pattern index and its list; the text.
     const layout = new Layout();
     const symbolsAt = layout.take(256);
     const tableAt = layout.take(tables.next.byteLength);
-    const edgesAt = layout.take(4 * (deep + 1));
-    const failAt = layout.take(4 * deep);
-    const packedAt = layout.take(4 * tables.edgeSymbol.length);
+    const deepAt = layout.take(8 * deep);
+    const edgeListsAt = layout.take(4 * (tables.edgeSymbol.length + deep));
     const outputAt = layout.take(4 * tables.output.length);
     const dictionaryAt = layout.take(4 * tables.dictionary.length);
     const sameEndAt = layout.take(4 * (patterns + 1));
-    const marksAt = layout.take(4 * (patterns + 1));
-    const listAt = layout.take(4 * patterns);
+    this.offsetsAt = layout.take(8 * MAX_LANES);
+    const marksAt: number[] = [];
+    const listsAt: number[] = [];
+    for (let lane = 0; lane < MAX_LANES; lane++) {
+      marksAt.push(layout.take(4 * (patterns + 1)));
+      listsAt.push(layout.take(4 * patterns));
+    }
+    this.marksAt = marksAt;
+    this.listsAt = listsAt;
+    this.patterns = patterns;
     this.textAt = layout.take(0);
     this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.textAt + PAGE) / PAGE) });
     const buffer = this.memory.buffer;
     const bytes = new Uint8Array(buffer);
     for (let code = 0; code < 128; code++) bytes[symbolsAt + code] = tables.symbols[code]! * 2;
     new Int16Array(buffer, tableAt, tables.next.length).set(tables.next);
-    const edges = new Int32Array(buffer, edgesAt, deep + 1);
-    for (let state = 0; state <= deep; state++) edges[state] = packedAt + 4 * tables.edges[state]!;
-    new Int32Array(buffer, failAt, deep).set(tables.fail);
-    const packed = new Int32Array(buffer, packedAt, tables.edgeSymbol.length);
-    for (let edge = 0; edge < packed.length; edge++) {
-      packed[edge] = (tables.edgeTarget[edge]! << 8) | (tables.edgeSymbol[edge]! * 2);
+    // An edge is packed as target << 8 | doubled symbol (even, never 0: no edge leads to the root). A
+    // deep state with one edge (most: the rest of a pattern) holds it; one with more or none holds
+    // the byte offset of its list (ended by a 0) shifted left, with the low bit set.
+    const packed = (edge: number) => (tables.edgeTarget[edge]! << 8) | (tables.edgeSymbol[edge]! * 2);
+    const steps = new Int32Array(buffer, deepAt, 2 * deep);
+    const edgeLists = new Int32Array(buffer, edgeListsAt, tables.edgeSymbol.length + deep);
+    let listed = 0;
+    for (let state = 0; state < deep; state++) {
+      const first = tables.edges[state]!;
+      const end = tables.edges[state + 1]!;
+      if (end - first === 1) steps[2 * state] = packed(first);
+      else {
+        steps[2 * state] = ((edgeListsAt + 4 * listed) << 1) | 1;
+        for (let edge = first; edge < end; edge++) edgeLists[listed++] = packed(edge);
+        edgeLists[listed++] = 0;
+      }
+      steps[2 * state + 1] = tables.fail[state]!;
     }
     new Int32Array(buffer, outputAt, tables.output.length).set(tables.output);
     new Int32Array(buffer, dictionaryAt, tables.dictionary.length).set(tables.dictionary);
     new Int32Array(buffer, sameEndAt + 4, patterns).set(tables.sameEnd);
-    const code = findBody({
+    const at = {
       shift: tables.shift,
       dense: tables.dense,
       symbolsAt,
       tableAt,
-      edgesAt,
-      failAt,
+      deepAt,
       outputAt,
       dictionaryAt,
       sameEndAt,
+      offsetsAt: this.offsetsAt,
       marksAt,
-      listAt,
-    });
-    const module = new WebAssembly.Module(moduleBytes(code));
-    this.find = new WebAssembly.Instance(module, { m: { memory: this.memory } }).exports['find'] as (
-      from: number,
-      to: number,
-      generation: number,
-    ) => number;
-    this.listAt = listAt;
-    this.marksAt = marksAt;
-    this.patterns = patterns;
-    this.line = new Uint8Array(buffer, this.textAt);
-    this.list = new Int32Array(buffer, listAt, patterns);
+      listsAt,
+    };
+    const module = new WebAssembly.Module(moduleBytes(LANES.map((lanes) => findBody(lanes, at))));
+    const exports = new WebAssembly.Instance(module, { m: { memory: this.memory } }).exports;
+    for (const lanes of LANES) this.finds[lanes] = exports[`find${lanes}`] as (typeof this.finds)[number];
+    this.views();
   }
 
-  private readonly listAt: number;
-  private readonly marksAt: number;
+  private readonly marksAt: readonly number[];
   private readonly patterns: number;
 
   /**
    * A finder for the automaton, or undefined where WebAssembly is not available or the automaton does
    * not fit 16-bit rows and 24-bit edge targets.
    */
-  static of(tables: FindTables): NativeFind | undefined {
+  static of(tables: FindTables, longest: number): NativeFind | undefined {
     if (typeof WebAssembly !== 'object' || tables.output.length >= 0x8000 || tables.shift > 7) return undefined;
-    return new NativeFind(tables);
+    return new NativeFind(tables, longest);
   }
 
   /**
-   * The patterns `text` holds, as 1 + their indexes, in the order they are found, into `found` (from
-   * its start); how many, or −1 when the text is too long for this finder.
+   * The patterns `text` holds, into `found` in the order `SubstringMatcher.findAll` finds them; false
+   * when the text is too long for this finder.
+   *
+   * A text of n bytes, n at least twice the longest pattern, is scanned as two or three overlapping
+   * parts whose lookups advance together (the scan of one part is a chain of dependent loads: the
+   * processor waits for each state before the next). Each part starts at the root, runs the longest
+   * pattern less one byte past where the next part starts, and lists each pattern it finds once, in
+   * the order it finds them. The text's order is the parts' lists one after the other, each pattern
+   * at its first place: a pattern listed by a part and none before it first occurs in that part (had
+   * it started earlier, the part where it started would have found it whole), and it ends past
+   * everything the parts before found, so after it in the text's order; in one part, the patterns
+   * first found there come in the text's order, ties at one position in the order of the dictionary
+   * links (longest first), as in one pass.
    */
-  findAll(text: string, found: Int32Array): number {
+  findAll(text: string, found: Found): boolean {
     const room = text.length * 3;
-    if (room > MAX_TEXT_BYTES) return -1;
+    if (room > MAX_TEXT_BYTES) return false;
     if (this.textAt + room > this.memory.buffer.byteLength) this.grow(this.textAt + room);
-    const written = this.encoder.encodeInto(text, this.line).written;
+    const n = this.encoder.encodeInto(text, this.line).written;
     // The marks are numbers of scans: one that wraps around starts them again from zero.
     if (++this.generation === 0x7fffffff) this.resetMarks();
-    const count = this.find(this.textAt, this.textAt + written, this.generation);
-    const list = this.list;
-    for (let i = 0; i < count; i++) found[i] = list[i]!;
-    return count;
+    const longest = this.longest;
+    let lanes = Math.max(1, Math.min(MAX_LANES, Math.floor(n / longest)));
+    let length = n;
+    if (lanes > 1) {
+      // A part j < lanes − 1 starts at j × step, the last one ends with the text; the one before the
+      // last must end within it too.
+      for (; lanes > 2; lanes--) {
+        const step = Math.ceil((n - longest + 1) / lanes);
+        if ((lanes - 1) * step + longest - 1 <= n) break;
+      }
+      const step = Math.ceil((n - longest + 1) / lanes);
+      length = step + longest - 1;
+      for (let lane = 1; lane < lanes - 1; lane++) this.offsets[lane] = lane * step;
+      this.offsets[lanes - 1] = n - length;
+    }
+    this.finds[lanes]!(this.textAt, this.textAt + length, this.generation);
+    found.start();
+    for (let lane = 0; lane < lanes; lane++) {
+      const list = this.lists[lane]!;
+      for (let i = 0, count = this.offsets[MAX_LANES + lane]!; i < count; i++) found.add(list[i]!);
+    }
+    return true;
   }
 
   private resetMarks(): void {
     this.generation = 1;
-    new Int32Array(this.memory.buffer, this.marksAt, this.patterns + 1).fill(0);
+    for (const at of this.marksAt) new Int32Array(this.memory.buffer, at, this.patterns + 1).fill(0);
   }
 
   private grow(bytes: number): void {
     this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
-    this.line = new Uint8Array(this.memory.buffer, this.textAt);
-    this.list = new Int32Array(this.memory.buffer, this.listAt, this.patterns);
+    this.views();
+  }
+
+  private views(): void {
+    const buffer = this.memory.buffer;
+    this.line = new Uint8Array(buffer, this.textAt);
+    this.offsets = new Int32Array(buffer, this.offsetsAt, 2 * MAX_LANES);
+    this.lists = this.listsAt.map((at) => new Int32Array(buffer, at, this.patterns));
   }
 }
 
@@ -198,20 +263,21 @@ const I32_XOR = 0x73;
 const I32_SHL = 0x74;
 const I32_SHR_S = 0x75;
 
-// The function's parameters and locals.
+// The functions' parameters and locals: shared ones, then each part's.
 const FROM = 0;
 const TO = 1;
 const GENERATION = 2;
-const STATE = 3;
-const COUNT = 4;
-const SYMBOL = 5;
-const TARGET = 6;
-const EDGE = 7;
-const END_EDGE = 8;
-const DEEP = 9;
-const AT = 10;
-const INDEX = 11;
-const LOCALS = 9;
+const SYMBOL = 3;
+const TARGET = 4;
+const DEEP = 5;
+const EDGE = 6;
+const AT = 7;
+const INDEX = 8;
+const STATE = (lane: number) => 9 + 4 * lane;
+const COUNT = (lane: number) => 10 + 4 * lane;
+const OFFSET = (lane: number) => 11 + 4 * lane;
+const POSITION = (lane: number) => 12 + 4 * lane;
+const LOCALS = (lanes: number) => 6 + 4 * lanes;
 
 const get = (local: number) => [LOCAL_GET, local];
 const set = (local: number) => [LOCAL_SET, local];
@@ -222,66 +288,101 @@ const store = (offset: number) => [I32_STORE, 2, ...unsigned(offset)];
 /** `value × 4` (an index into a table of 32-bit entries). */
 const times4 = (local: number) => [...get(local), ...constant(2), I32_SHL];
 
-/**
- * `find(from, to, generation)` → how many patterns the bytes from `from` to `to` hold, written as
- * 1 + their indexes into the list, in the order `SubstringMatcher.findAll` finds them.
- */
-function findBody(at: {
+interface Offsets {
   shift: number;
   dense: number;
   symbolsAt: number;
   tableAt: number;
-  edgesAt: number;
-  failAt: number;
+  deepAt: number;
   outputAt: number;
   dictionaryAt: number;
   sameEndAt: number;
-  marksAt: number;
-  listAt: number;
-}): number[] {
+  offsetsAt: number;
+  marksAt: readonly number[];
+  listsAt: readonly number[];
+}
+
+/**
+ * `find${lanes}(from, to, generation)`: part 0 runs from `from` to `to`, part j the same length from
+ * `from + offset[j]`; each part's count of patterns goes to `offsets[MAX_LANES + j]`, and its
+ * patterns, as 1 + their indexes, in the order it finds them, to its list.
+ */
+function findBody(lanes: number, at: Offsets): number[] {
+  const code: number[] = [];
+  for (let lane = 1; lane < lanes; lane++) {
+    code.push(...constant(0), ...load(at.offsetsAt + 4 * lane), ...set(OFFSET(lane)));
+  }
+  code.push(BLOCK, VOID, LOOP, VOID); // $chars (br 0 continues, br 1 leaves)
+  code.push(...get(FROM), ...get(TO), I32_GE_U, BR_IF, 1);
+  for (let lane = 0; lane < lanes; lane++) {
+    let position = FROM;
+    if (lane > 0) {
+      position = POSITION(lane);
+      code.push(...get(FROM), ...get(OFFSET(lane)), I32_ADD, ...set(position));
+    }
+    code.push(...step(position, STATE(lane), COUNT(lane), at.marksAt[lane]!, at.listsAt[lane]!, at));
+  }
+  code.push(...get(FROM), ...constant(1), I32_ADD, ...set(FROM), BR, 0, END, END);
+  for (let lane = 0; lane < lanes; lane++) {
+    code.push(...constant(0), ...get(COUNT(lane)), ...store(at.offsetsAt + 4 * (MAX_LANES + lane)));
+  }
+  code.push(END);
+  return [1, ...unsigned(LOCALS(lanes)), I32, ...code];
+}
+
+/** One part's step over the byte at `position`: its next state, and the patterns that end there. */
+function step(position: number, state: number, count: number, marksAt: number, listAt: number, at: Offsets): number[] {
   // prettier-ignore
-  const code = [
-    BLOCK, VOID, LOOP, VOID, // $chars (br 0 continues, br 1 leaves)
-    ...get(FROM), ...get(TO), I32_GE_U, BR_IF, 1,
-    ...get(FROM), I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(at.symbolsAt), ...set(SYMBOL),
+  return [
+    ...get(position), I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(at.symbolsAt), ...set(SYMBOL),
     // The next state: a shallow state's row, else a deep state's own edge, else its failure's.
     BLOCK, VOID, LOOP, VOID, // $found, $walk
-    ...get(STATE), ...constant(at.dense), I32_LT_U,
+    ...get(state), ...constant(at.dense), I32_LT_U,
     IF, VOID,
-    ...get(STATE), ...constant(at.shift + 1), I32_SHL, ...get(SYMBOL), I32_OR,
+    ...get(state), ...constant(at.shift + 1), I32_SHL, ...get(SYMBOL), I32_OR,
     I32_LOAD16_S, 1, ...unsigned(at.tableAt), ...set(TARGET),
     BR, 2, // out of $found
     END,
-    ...get(STATE), ...constant(at.dense), I32_SUB, ...constant(2), I32_SHL, ...set(DEEP),
-    ...get(DEEP), ...load(at.edgesAt), ...set(EDGE),
-    ...get(DEEP), ...load(at.edgesAt + 4), ...set(END_EDGE),
+    ...get(state), ...constant(at.dense), I32_SUB, ...constant(3), I32_SHL, ...set(DEEP),
+    ...get(DEEP), ...load(at.deepAt), LOCAL_TEE, TARGET, ...constant(1), I32_AND,
+    IF, VOID,
+    // A list of edges, ended by 0.
+    ...get(TARGET), ...constant(1), I32_SHR_S, ...set(EDGE),
     BLOCK, VOID, LOOP, VOID, // $none, $edges
-    ...get(EDGE), ...get(END_EDGE), I32_GE_U, BR_IF, 1,
-    ...get(EDGE), ...load(0), LOCAL_TEE, TARGET, ...constant(255), I32_AND, ...get(SYMBOL), I32_EQ,
+    ...get(EDGE), ...load(0), LOCAL_TEE, TARGET, I32_EQZ, BR_IF, 1,
+    ...get(TARGET), ...constant(255), I32_AND, ...get(SYMBOL), I32_EQ,
     IF, VOID,
     ...get(TARGET), ...constant(8), I32_SHR_S, ...set(TARGET),
-    BR, 4, // out of $found
+    BR, 5, // out of $found
     END,
     ...get(EDGE), ...constant(4), I32_ADD, ...set(EDGE),
     BR, 0,
     END, END,
-    ...get(DEEP), ...load(at.failAt), ...set(STATE),
+    ELSE,
+    // The one edge.
+    ...get(TARGET), ...constant(255), I32_AND, ...get(SYMBOL), I32_EQ,
+    IF, VOID,
+    ...get(TARGET), ...constant(8), I32_SHR_S, ...set(TARGET),
+    BR, 3, // out of $found
+    END,
+    END,
+    ...get(DEEP), ...load(at.deepAt + 4), ...set(state),
     BR, 0, // $walk again from the failure
     END, END,
     // A pattern ends here: this state's own, then those of its suffixes (dictionary links).
     ...get(TARGET), ...constant(0), I32_LT_S,
     IF, VOID,
-    ...get(TARGET), ...constant(-1), I32_XOR, LOCAL_TEE, STATE, ...set(AT),
+    ...get(TARGET), ...constant(-1), I32_XOR, LOCAL_TEE, state, ...set(AT),
     BLOCK, VOID, LOOP, VOID, // $suffixes
     ...get(AT), I32_EQZ, BR_IF, 1,
     ...times4(AT), ...load(at.outputAt), ...set(INDEX),
     BLOCK, VOID, LOOP, VOID, // $sameEnd
     ...get(INDEX), I32_EQZ, BR_IF, 1,
-    ...times4(INDEX), ...load(at.marksAt), ...get(GENERATION), I32_NE,
+    ...times4(INDEX), ...load(marksAt), ...get(GENERATION), I32_NE,
     IF, VOID,
-    ...times4(INDEX), ...get(GENERATION), ...store(at.marksAt),
-    ...times4(COUNT), ...get(INDEX), ...store(at.listAt),
-    ...get(COUNT), ...constant(1), I32_ADD, ...set(COUNT),
+    ...times4(INDEX), ...get(GENERATION), ...store(marksAt),
+    ...times4(count), ...get(INDEX), ...store(listAt),
+    ...get(count), ...constant(1), I32_ADD, ...set(count),
     END,
     ...times4(INDEX), ...load(at.sameEndAt), ...set(INDEX),
     BR, 0,
@@ -290,27 +391,21 @@ function findBody(at: {
     BR, 0,
     END, END,
     ELSE,
-    ...get(TARGET), ...set(STATE),
-    END,
-    ...get(FROM), ...constant(1), I32_ADD, ...set(FROM),
-    BR, 0,
-    END, END,
-    ...get(COUNT),
+    ...get(TARGET), ...set(state),
     END,
   ];
-  return [1, ...unsigned(LOCALS), I32, ...code];
 }
 
-/** The module: one function `find` (i32, i32, i32) → i32 over the imported memory `m.memory`. */
-function moduleBytes(body: number[]): Uint8Array {
-  const type = [0x60, 3, I32, I32, I32, 1, I32];
+/** The module: `find1`, `find2`, `find3` (i32, i32, i32) → () over the imported memory `m.memory`. */
+function moduleBytes(bodies: number[][]): Uint8Array {
+  const type = [0x60, 3, I32, I32, I32, 0];
   return new Uint8Array([
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [1, ...type]),
     ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
-    ...section(3, [1, 0]),
-    ...section(7, [1, ...name('find'), 0x00, 0]),
-    ...section(10, [1, ...unsigned(body.length), ...body]),
+    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
+    ...section(7, [bodies.length, ...LANES.flatMap((lanes, index) => [...name(`find${lanes}`), 0x00, index])]),
+    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
   ]);
 }
 

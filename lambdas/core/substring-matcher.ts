@@ -129,9 +129,7 @@ export class SubstringMatcher {
     const automaton = this.automaton ?? this.build();
     const found = (this.found ??= new Found(this.patterns));
     if (this.nativeFind === undefined) this.nativeFind = this.useNative ? this.makeNativeFind(automaton) : null;
-    const count = this.nativeFind?.findAll(text, found.order) ?? -1;
-    if (count >= 0) found.fill(count);
-    else this.scanHere(text, automaton, found);
+    if (this.nativeFind?.findAll(text, found) !== true) this.scanHere(text, automaton, found);
     return found;
   }
 
@@ -142,7 +140,8 @@ export class SubstringMatcher {
   private makeNativeFind(automaton: Automaton): NativeFind | null {
     const { next } = automaton;
     if (!(next instanceof Int16Array)) return null;
-    return NativeFind.of({ ...automaton, next, shift: this.shift, symbols: this.symbols }) ?? null;
+    const longest = this.patterns.reduce((max, pattern) => Math.max(max, pattern.length), 0);
+    return NativeFind.of({ ...automaton, next, shift: this.shift, symbols: this.symbols }, longest) ?? null;
   }
 
   /** `scan` in JavaScript: where WebAssembly is not available or not wanted, and for the longest texts. */
@@ -380,22 +379,22 @@ export class Found implements ReadonlySet<string> {
     this.distinct = this.indexOf.size === patterns.length;
   }
 
-  /** A new scan: its number, and the marks to set with it. */
+  /** A new scan: nothing found yet; the marks its patterns are to be marked in with `generation`. */
   start(): Int32Array {
     if (++this.generation === 0x7fffffff) {
       this.generation = 1;
       this.marks.fill(0);
     }
+    this.count = 0;
     return this.marks;
   }
 
-  /** A scan made elsewhere: the first `count` entries of `order` are what it found. */
-  fill(count: number): void {
-    const marks = this.start();
-    const generation = this.generation;
-    const order = this.order;
-    for (let i = 0; i < count; i++) marks[order[i]! - 1] = generation;
-    this.count = count;
+  /** The pattern of index `entry − 1` found, unless it already was. */
+  add(entry: number): void {
+    if (this.marks[entry - 1] !== this.generation) {
+      this.marks[entry - 1] = this.generation;
+      this.order[this.count++] = entry;
+    }
   }
 
   /** Whether the pattern of this index was found. */
