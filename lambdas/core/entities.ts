@@ -5,50 +5,78 @@ import type { Entities, EntityKind, LogRecord } from './model';
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
 const MAX_PER_KIND = 25;
 
+/**
+ * Where the matches of a text pattern can start, relative to a literal every match (or every match of
+ * one alternative) holds: `[literal, 0]`, at the literal; `[literal, n]`, at the start of a word (a
+ * word character after a non-word one, as `\b` sees them) at most n characters before it; `[literal,
+ * WORD]`, at the start of the word the literal is in. The literal is looked for with indexOf as
+ * written, or in the lower-cased text when the pattern ignores case (it is then written in lower
+ * case); a literal holding one of the pattern's gates is looked for only when that gate was found.
+ */
+type Anchor = readonly [literal: string, start: number];
+const WORD = -1;
+const at = (...literals: string[]): Anchor[] => literals.map((literal) => [literal, 0]);
+const before = (distance: number, ...literals: string[]): Anchor[] => literals.map((literal) => [literal, distance]);
+
 // Each has its gates: lower-case literals of which every match holds one (case ignored). A pattern
 // runs only on a text where one of its gates was found, and the gates are all found in one pass
 // (ENTITY_GATES): most patterns have nothing to find in most texts, and one without a literal start
-// (zones, instance types, error codes) is otherwise tried at every word of the text.
+// (zones, instance types, error codes) is otherwise tried at every word of the text. Then it is tried
+// only where its anchors say a match can start (a pattern without anchors runs over the whole text).
 //
 // Every pattern below uses bounded repetitions of a single class, so each is linear-time.
-export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, readonly string[]]> = [
-  ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g, 0, ['subnet-']],
-  ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g, 0, ['sg-']],
-  ['amis', /\bami-[0-9a-f]{8,17}\b/g, 0, ['ami-']],
-  ['instances', /\bi-[0-9a-f]{8,17}\b/g, 0, ['i-']],
-  ['volumes', /\bvol-[0-9a-f]{8,17}\b/g, 0, ['vol-']],
-  ['volumes', /\bpvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 0, ['pvc-']],
+export const TEXT_PATTERNS: ReadonlyArray<
+  readonly [EntityKind, RegExp, number, readonly string[], readonly Anchor[] | undefined]
+> = [
+  ['subnets', /\bsubnet-[0-9a-f]{8,17}\b/g, 0, ['subnet-'], at('subnet-')],
+  ['securityGroups', /\bsg-[0-9a-f]{8,17}\b/g, 0, ['sg-'], at('sg-')],
+  ['amis', /\bami-[0-9a-f]{8,17}\b/g, 0, ['ami-'], at('ami-')],
+  ['instances', /\bi-[0-9a-f]{8,17}\b/g, 0, ['i-'], at('i-')],
+  ['volumes', /\bvol-[0-9a-f]{8,17}\b/g, 0, ['vol-'], at('vol-')],
+  ['volumes', /\bpvc-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, 0, ['pvc-'], at('pvc-')],
+  // The direction starts at most 8 characters in (`us-isob-`), and `east-` is 5 into `northeast-`.
   [
     'zones',
     /\b(?:af|ap|ca|cn|eu|il|me|mx|sa|us)(?:-gov|-iso[a-z]?)?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-\d[a-z]\b/g,
     0,
     ['north-', 'south-', 'east-', 'west-', 'central-'],
+    before(13, 'north-', 'south-', 'east-', 'west-', 'central-'),
   ],
+  // The dot is 2 to 16 characters in; `large` at most 5 after it (`.192xlarge`).
   [
     'instanceTypes',
     /\b[a-z][a-z0-9-]{0,8}\d[a-z0-9-]{0,6}\.(?:nano|micro|small|medium|large|\d{0,3}xlarge|metal(?:-\d{1,3}xl)?)\b/g,
     0,
     ['.nano', '.micro', '.small', '.medium', 'large', '.metal'],
+    [...before(16, '.nano', '.micro', '.small', '.medium', '.metal'), ...before(21, 'large')],
   ],
-  ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g, 0, ['ip-']],
+  ['nodes', /\bip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.[a-z0-9-]{1,40}){1,4}\b/g, 0, ['ip-'], at('ip-')],
   // Not a StorageClass's provisioner: `external provisioner "ebs.csi.aws.com"`, `storage-provisioner: "…"`.
   [
     'nodepools',
     /(?<!external |[-/.])\b(?:nodepool|provisioner)[:=]? ?"([a-z0-9][a-z0-9.-]{0,62})"/gi,
     1,
     ['nodepool', 'provisioner'],
+    at('nodepool', 'provisioner'),
   ],
-  ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodepool/']],
+  ['nodepools', /\bnodepool\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodepool/'], at('nodepool/')],
   // Karpenter v1.x wraps errors with their objects as `message (NodePool=name, Pod=namespace/name)`.
-  ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodepool=']],
-  ['nodeclaims', /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi, 1, ['nodeclaim/', 'machine/']],
-  ['nodeclaims', /\bNodeClaim=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclaim=']],
-  ['nodeclasses', /\b(?:EC2)?NodeClass=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclass=']],
+  ['nodepools', /\bNodePool=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodepool='], at('NodePool=')],
+  [
+    'nodeclaims',
+    /\b(?:nodeclaim|machine)\/([a-z0-9][a-z0-9.-]{0,62})/gi,
+    1,
+    ['nodeclaim/', 'machine/'],
+    at('nodeclaim/', 'machine/'),
+  ],
+  ['nodeclaims', /\bNodeClaim=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclaim='], at('NodeClaim=')],
+  ['nodeclasses', /\b(?:EC2)?NodeClass=([a-z0-9][a-z0-9.-]{0,62})/g, 1, ['nodeclass='], before(3, 'NodeClass=')],
   [
     'nodeclasses',
     /\b(?:ec2nodeclass|nodeclass|awsnodetemplate)(?:\.karpenter\.k8s\.aws)? "([a-z0-9][a-z0-9.-]{0,62})"/gi,
     1,
     ['nodeclass', 'awsnodetemplate'],
+    [...before(3, 'nodeclass'), ...at('awsnodetemplate')],
   ],
   // Not a subresource (an RBAC `forbidden` names `pods/eviction`, `pods/status`).
   [
@@ -56,14 +84,22 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
     /\bpods?\/(?!(?:eviction|status|binding|log|exec|attach|portforward|proxy|ephemeralcontainers|resize)(?![a-z0-9.-]))([a-z0-9][a-z0-9.-]{0,252})/g,
     1,
     ['pod/', 'pods/'],
+    at('pod/', 'pods/'),
   ],
-  ['pods', /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi, 1, ['pod="', 'pod "']],
+  [
+    'pods',
+    /\bpod[= ]"([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})"/gi,
+    1,
+    ['pod="', 'pod "'],
+    at('pod="', 'pod "'),
+  ],
   // `pod default/web-1 would schedule against …`, `(Pod=default/web-1)`; not "pod affinity/anti-affinity".
   [
     'pods',
     /\b(?:pod |Pod=)(?!affinity\/|anti-affinity\/)([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/g,
     1,
     ['pod ', 'pod='],
+    at('pod ', 'Pod='),
   ],
   // The first running pod Karpenter's consolidation simulation could not place elsewhere:
   // `not all pods would schedule, ns/name => <reason>` (scheduling/scheduler.go, v0.32-v1.14).
@@ -72,13 +108,26 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
     /\bnot all pods would schedule, ([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}) =>/gi,
     1,
     ['not all pods would schedule, '],
+    at('not all pods would schedule, '),
   ],
-  ['taints', /\btaint \{([^{}]{1,200})\}/g, 1, ['taint {']],
-  ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1, ['did not tolerate ']],
-  ['taints', /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g, 1, ['did not tolerate taint (taint=']],
-  ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1, ['does not have known values']],
-  ['labels', /\bincompatible requirements, key ([^\s,]{1,200})/g, 1, ['incompatible requirements, key ']],
-  ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient ']],
+  ['taints', /\btaint \{([^{}]{1,200})\}/g, 1, ['taint {'], at('taint {')],
+  ['taints', /\bdid not tolerate (?!taint\b)([^\s;,]{1,200})/g, 1, ['did not tolerate '], at('did not tolerate ')],
+  [
+    'taints',
+    /\bdid not tolerate taint \(taint=([^\s;,()]{1,200})/g,
+    1,
+    ['did not tolerate taint (taint='],
+    at('did not tolerate taint (taint='),
+  ],
+  ['labels', /\blabel "([^"\s]{1,200})" does not have known values/g, 1, ['does not have known values'], at('label "')],
+  [
+    'labels',
+    /\bincompatible requirements, key ([^\s,]{1,200})/g,
+    1,
+    ['incompatible requirements, key '],
+    at('incompatible requirements, key '),
+  ],
+  ['resources', /\b\d+ Insufficient ([a-zA-Z0-9./-]{1,60})/g, 1, [' insufficient '], [[' Insufficient ', WORD]]],
   // A PersistentVolume (or the EBS volume behind it) by the operations that only act on one: the
   // attach/detach controller and kubelet device steps (`AttachVolume.Attach failed for volume "X"`,
   // `Multi-Attach error for volume "X"`, `MountVolume.MountDevice failed …`), the PV controller's
@@ -86,27 +135,36 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
   // volume "X"`, `failed to validate pvc "c" with volume "X"`). Not `MountVolume.SetUp failed for
   // volume "X"` nor `unmounted volumes=[…]`: there X is the pod's own name for a volume (a ConfigMap,
   // a projected token, `data`) unless a PV backs it, and a PV name there is a `pvc-…` found above.
+  // No anchors: a match starts up to 270 characters before its `volume "`, at one of twelve words.
   [
     'volumes',
     /\b(?:(?:Attach|Detach|MountDevice|UnmountDevice|WaitForAttach|SetUpDevice|MapPodDevice) (?:failed|succeeded) for volume|Multi-Attach error for volume|deleter volume plugin for volume|persistent volume|pvc "[a-z0-9][a-z0-9.-]{0,252}" with volume|Could not (?:attach|detach|create|delete|modify|expand) volume) "([^"\s]{1,253})"/g,
     1,
     ['volume "'],
+    undefined,
   ],
   // Karpenter v1.x wraps a volume error with its objects: `(PersistentVolumeClaim=ns/c, PersistentVolume=pv-1)`.
-  ['volumes', /\bPersistentVolume=([a-z0-9][a-z0-9.-]{0,252})/g, 1, ['persistentvolume=']],
+  ['volumes', /\bPersistentVolume=([a-z0-9][a-z0-9.-]{0,252})/g, 1, ['persistentvolume='], at('PersistentVolume=')],
   // Karpenter names the PDB as `namespace/name`: `PDB "ns/name" prevents pod evictions` (v0.3x events),
   // `pdb "ns/name" prevents pod evictions` (v0.37-v1.7), `can't drain node, PDB "ns/name" is blocking
   // evictions` (unquoted in v0.32); v1.8+ says `pdb prevents pod evictions (PodDisruptionBudget=[ns/name])`
   // (below). A word after "PDB" without a slash is prose: "PDB is", "violates a PDB of the pod".
-  ['pdbs', /\bpdb \\?"?([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/gi, 1, ['pdb ']],
+  ['pdbs', /\bpdb \\?"?([a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252})/gi, 1, ['pdb '], at('pdb ')],
   // v1.8+ lists every blocking PDB in one bracket, as Go prints a slice: `PodDisruptionBudget(s)=[ns/a ns/b]`;
   // the whole list is captured and split into its names (PDB_LIST).
-  ['pdbs', /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9 ,/.-]{0,1000})\]/g, 1, ['poddisruptionbudget']],
+  [
+    'pdbs',
+    /\bPodDisruptionBudget(?:\(s\))?=\[([a-z0-9][a-z0-9 ,/.-]{0,1000})\]/g,
+    1,
+    ['poddisruptionbudget'],
+    at('PodDisruptionBudget'),
+  ],
   [
     'quotas',
     /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
     1,
     ['exceeded'],
+    [['Exceeded', WORD]],
   ],
   [
     'errorCodes',
@@ -131,22 +189,54 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
       'toomanyrequestsexception',
       'parameternotfound',
     ],
+    [
+      ...at('Insufficient', 'Unfulfillable', 'Invalid', 'UnauthorizedOperation', 'AccessDenied', 'AuthFailure'),
+      ...at('SpotMaxPriceTooLow', 'WebIdentityErr', 'NoCredentialProviders', 'EC2RoleRequestError'),
+      ...at('EC2MetadataError', 'ExpiredToken', 'UnrecognizedClientException', 'Throttling'),
+      ...at('TooManyRequestsException', 'ParameterNotFound'),
+      ['LimitExceeded', WORD],
+    ],
   ],
-  ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1, ['perform']],
+  ['iamActions', /\bperform:? ([a-z0-9-]{2,30}:[A-Za-z0-9*]{2,60})/g, 1, ['perform'], at('perform')],
   // AWS SDK for Go v2: "operation error EC2: CreateFleet, …" names the call that failed.
-  ['iamActions', /\boperation error ([A-Za-z0-9]{2,30}: [A-Za-z0-9]{2,60})/g, 1, ['operation error ']],
-  ['tags', /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g, 1, ['selector map[']],
-  ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1, ['.amazonaws.com']],
-  ['images', /\bimage "([^"\s]{1,300})"/g, 1, ['image "']],
-  ['capacityTypes', /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi, 1, ['capacity-type']],
+  [
+    'iamActions',
+    /\boperation error ([A-Za-z0-9]{2,30}: [A-Za-z0-9]{2,60})/g,
+    1,
+    ['operation error '],
+    at('operation error '),
+  ],
+  [
+    'tags',
+    /\bselector map\[([a-zA-Z0-9./_-]{1,128}:[a-zA-Z0-9./_-]{0,256})\]/g,
+    1,
+    ['selector map['],
+    at('selector map['),
+  ],
+  ['endpoints', /\bhttps?:\/\/([a-z0-9.-]{1,100}\.amazonaws\.com(?:\.cn)?)/g, 1, ['.amazonaws.com'], at('http')],
+  ['images', /\bimage "([^"\s]{1,300})"/g, 1, ['image "'], at('image "')],
+  [
+    'capacityTypes',
+    /\bcapacity-type(?: In \[|[":= ]{1,4})(spot|on-demand|reserved)\b/gi,
+    1,
+    ['capacity-type'],
+    at('capacity-type'),
+  ],
   [
     'serviceAccounts',
     /\bsystem:serviceaccount:([a-z0-9][a-z0-9.-]{0,62}:[a-z0-9][a-z0-9.-]{0,252})/g,
     1,
     ['system:serviceaccount:'],
+    at('system:serviceaccount:'),
   ],
   // The IAM authenticator's `arn="…"` field: the role a node (or user) presented to the API server.
-  ['roles', /\barn="(arn:aws[a-z-]{0,10}:iam::\d{12}:role\/[\w+=,.@/-]{1,512})"/g, 1, ['arn="arn:aws']],
+  [
+    'roles',
+    /\barn="(arn:aws[a-z-]{0,10}:iam::\d{12}:role\/[\w+=,.@/-]{1,512})"/g,
+    1,
+    ['arn="arn:aws'],
+    at('arn="arn:aws'),
+  ],
 ];
 
 /**
@@ -187,35 +277,40 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
 
 /**
  * Entities named in a text, into `found`. Each pattern runs only where one of its gates was found
- * (most patterns have nothing to find in most texts). No cache of texts: looking a text up in one
- * hashes and compares the whole text, which cost more than the gated patterns it saved, and made the
- * cost of a delivery depend on how often its texts repeat (npm run bench, filtered stream).
+ * (most patterns have nothing to find in most texts), and then only where its anchors say a match
+ * can start: the anchors' literals are found with indexOf (native, and most texts hold each once or
+ * not at all) and the pattern is tried there, sticky, in the order of those places. The values come
+ * out as the pattern run over the whole text finds them (the leftmost match, then the leftmost one
+ * after it), since every place a match can start is tried, in order. No cache of texts: looking a
+ * text up in one hashes and compares the whole text, which cost more than the gated patterns it
+ * saved, and made the cost of a delivery depend on how often its texts repeat (npm run bench,
+ * filtered stream).
  */
 function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCollector): void {
   if (gates.size === 0) return;
-  // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
-  // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
-  // its regular expression on every call.
-  const selected = SELECTED.fill(0);
+  // The patterns whose gates were found (pattern i is bit i of two words), and of each the anchors
+  // whose gates were found, marked from the few gates found, not each pattern's gates looked up in them.
+  let low = 0;
+  let high = 0;
   for (const gate of gates) {
-    const opened = PATTERNS_BY_GATE.get(gate);
-    if (opened) for (const index of opened) selected[index] = 1;
+    const opens = BY_GATE.get(gate);
+    if (opens === undefined) continue;
+    low |= opens.low;
+    high |= opens.high;
+    const anchors = opens.anchors;
+    for (let i = 0; i < anchors.length; i += 2) ACTIVE[anchors[i]!]! |= anchors[i + 1]!;
   }
-  for (let index = 0; index < TEXT_PATTERNS.length; index++) {
-    if (selected[index] === 0) continue;
-    const [kind, pattern, group] = TEXT_PATTERNS[index]!;
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const value = match[group];
-      if (!value) continue;
-      if (kind !== 'pdbs') found.add(kind, normalise(kind, value));
-      else {
-        for (const pdb of value.split(/[ ,]+/)) {
-          const name = normalise(kind, pdb);
-          if (PDB_NAME.test(name)) found.add(kind, name);
-        }
-      }
-    }
+  lowerText = undefined;
+  // In the patterns' order: a kind's values are kept in the order found, up to its cap.
+  while (low !== 0) {
+    const bit = low & -low;
+    low ^= bit;
+    runPattern(31 - Math.clz32(bit), text, found);
+  }
+  while (high !== 0) {
+    const bit = high & -high;
+    high ^= bit;
+    runPattern(63 - Math.clz32(bit), text, found);
   }
   if (gates.has(ASSUMED_ROLE_GATE)) {
     ASSUMED_ROLE.lastIndex = 0;
@@ -229,13 +324,208 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
   }
 }
 
-/** Gate → the indexes of the text patterns it opens. */
-const PATTERNS_BY_GATE = new Map<string, number[]>();
-TEXT_PATTERNS.forEach(([, , , gates], index) => {
-  for (const gate of gates) PATTERNS_BY_GATE.set(gate, [...(PATTERNS_BY_GATE.get(gate) ?? []), index]);
+/**
+ * The lower-cased text, for the anchors of patterns that ignore case (made for the first such pattern
+ * of a text). Its places are the text's unless lower-casing changed the length: of all characters only
+ * U+0130 lower-cases to more code units (two), and none to fewer (a test holds this runtime to it).
+ */
+let lowerText: string | undefined;
+
+/** Runs one text pattern over `text` where its active anchors say a match can start. */
+function runPattern(index: number, text: string, found: EntityCollector): void {
+  const pattern = COMPILED[index]!;
+  const active = ACTIVE[index]! | pattern.unconditional;
+  ACTIVE[index] = 0;
+  const sticky = pattern.sticky;
+  const haystack = pattern.ignoreCase ? (lowerText ??= text.toLowerCase()) : text;
+  if (sticky === undefined || haystack.length !== text.length) {
+    // exec with lastIndex, not matchAll: matchAll clones its regular expression on every call.
+    const global = pattern.global;
+    global.lastIndex = 0;
+    for (let match = global.exec(text); match !== null; match = global.exec(text)) take(pattern, match, found);
+    return;
+  }
+  const anchors = pattern.anchors;
+  // The first place of each active anchor's literal; most texts hold one of them, once.
+  let sources = 0;
+  let only = 0;
+  for (let a = 0, bits = active; bits !== 0; a++, bits >>>= 1) {
+    if ((bits & 1) === 0) continue;
+    const place = haystack.indexOf(anchors[a]!.literal);
+    FIRST[a] = place;
+    if (place === -1) continue;
+    if (sources++ === 0) only = a;
+  }
+  if (sources === 0) return;
+  if (sources === 1) {
+    runAnchor(pattern, anchors[only]!, FIRST[only]!, text, haystack, found);
+    return;
+  }
+  // Several literals found: their places merged, in order.
+  let count = 0;
+  for (let a = 0, bits = active; bits !== 0; a++, bits >>>= 1) {
+    if ((bits & 1) === 0 || FIRST[a] === -1) continue;
+    count = startsOf(anchors[a]!, FIRST[a]!, text, haystack, count);
+  }
+  STARTS.length = count;
+  STARTS.sort(byNumber);
+  let end = 0;
+  let previous = -1;
+  for (let i = 0; i < count; i++) {
+    const start = STARTS[i]!;
+    if (start < end || start === previous) continue;
+    previous = start;
+    end = matchAt(pattern, sticky, start, text, found, end);
+  }
+}
+
+/**
+ * The pattern tried where one anchor says it can start, from the literal's first place `at` on; the
+ * next place of the literal is looked for only after the last match (a match starts where the last
+ * one ended or after).
+ */
+function runAnchor(
+  pattern: CompiledPattern,
+  anchor: CompiledAnchor,
+  first: number,
+  text: string,
+  haystack: string,
+  found: EntityCollector,
+): void {
+  const { literal, start } = anchor;
+  const sticky = pattern.sticky!;
+  let end = 0;
+  // The places tried (or ruled out) so far: they only increase.
+  let done = -1;
+  let at = first;
+  do {
+    if (start === 0) end = matchAt(pattern, sticky, at, text, found, end);
+    else if (start === WORD) {
+      const place = wordStart(text, at);
+      if (place > done && place >= end) end = matchAt(pattern, sticky, place, text, found, end);
+      done = place;
+    } else {
+      for (let place = Math.max(at - start, done + 1, end); place <= at; place++) {
+        if (place >= end && isWordStart(text, place)) end = matchAt(pattern, sticky, place, text, found, end);
+      }
+      done = at;
+    }
+    at = haystack.indexOf(literal, Math.max(at + 1, end));
+  } while (at !== -1);
+}
+
+/** Adds to STARTS (from `count`) every place an anchor says a match can start, in order; returns the new count. */
+function startsOf(anchor: CompiledAnchor, first: number, text: string, haystack: string, count: number): number {
+  const { literal, start } = anchor;
+  let done = -1;
+  let at = first;
+  do {
+    if (start === 0) STARTS[count++] = at;
+    else if (start === WORD) {
+      const place = wordStart(text, at);
+      if (place > done) STARTS[count++] = done = place;
+    } else {
+      for (let place = Math.max(at - start, done + 1); place <= at; place++) {
+        if (isWordStart(text, place)) STARTS[count++] = place;
+      }
+      done = at;
+    }
+    at = haystack.indexOf(literal, at + 1);
+  } while (at !== -1);
+  return count;
+}
+
+/** The pattern tried at `place`: the end of its match there (its value taken), or `end` when none. */
+function matchAt(
+  pattern: CompiledPattern,
+  sticky: RegExp,
+  place: number,
+  text: string,
+  found: EntityCollector,
+  end: number,
+): number {
+  sticky.lastIndex = place;
+  const match = sticky.exec(text);
+  if (match === null) return end;
+  take(pattern, match, found);
+  return sticky.lastIndex;
+}
+
+/** The value a match names, into `found`. */
+function take(pattern: CompiledPattern, match: RegExpExecArray, found: EntityCollector): void {
+  const value = match[pattern.group];
+  if (!value) return;
+  const kind = pattern.kind;
+  if (kind !== 'pdbs') found.add(kind, normalise(kind, value));
+  else {
+    for (const pdb of value.split(/[ ,]+/)) {
+      const name = normalise(kind, pdb);
+      if (PDB_NAME.test(name)) found.add(kind, name);
+    }
+  }
+}
+
+/** A word character, as `\b` sees them: [A-Za-z0-9_]. */
+const isWordCode = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+/** Where `\b` is followed by a word character. */
+const isWordStart = (text: string, place: number): boolean =>
+  isWordCode(text.charCodeAt(place)) && (place === 0 || !isWordCode(text.charCodeAt(place - 1)));
+/** The start of the run of word characters that ends just before `place` (`place` when none does). */
+function wordStart(text: string, place: number): number {
+  while (place > 0 && isWordCode(text.charCodeAt(place - 1))) place--;
+  return place;
+}
+
+interface CompiledAnchor {
+  readonly literal: string;
+  readonly start: number;
+}
+interface CompiledPattern {
+  readonly kind: EntityKind;
+  readonly group: number;
+  readonly global: RegExp;
+  /** The pattern matched only where it starts; undefined when it has no anchors. */
+  readonly sticky: RegExp | undefined;
+  readonly ignoreCase: boolean;
+  readonly anchors: readonly CompiledAnchor[];
+  /** The anchors (bit a for anchor a) that hold none of the pattern's gates: looked for whenever it runs. */
+  readonly unconditional: number;
+}
+
+/** The gate of the pattern's that an anchor's literal holds: where the literal is, so is the gate. */
+const gateOf = (literal: string, gates: readonly string[]): string | undefined =>
+  gates.find((gate) => literal.toLowerCase().includes(gate));
+
+const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, group, gates, anchors = []]) => ({
+  kind,
+  group,
+  global: pattern,
+  sticky: anchors.length > 0 ? new RegExp(pattern.source, pattern.flags.replace('g', '') + 'y') : undefined,
+  ignoreCase: pattern.flags.includes('i'),
+  anchors: anchors.map(([literal, start]) => ({ literal, start })),
+  unconditional: anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) ? bits : bits | (1 << a)), 0),
+}));
+
+/** Gate → the text patterns it opens (bits of two words) and the anchors it activates (pattern, bits). */
+const BY_GATE = new Map<string, { low: number; high: number; anchors: number[] }>();
+TEXT_PATTERNS.forEach(([, , , gates, anchors = []], index) => {
+  for (const gate of gates) {
+    let opens = BY_GATE.get(gate);
+    if (!opens) BY_GATE.set(gate, (opens = { low: 0, high: 0, anchors: [] }));
+    if (index < 32) opens.low |= 1 << index;
+    else opens.high |= 1 << (index - 32);
+    const bits = anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) === gate ? bits | (1 << a) : bits), 0);
+    if (bits !== 0) opens.anchors.push(index, bits);
+  }
 });
-/** Which text patterns to run on the text at hand (reused: one record at a time). */
-const SELECTED = new Uint8Array(TEXT_PATTERNS.length);
+/** Of each pattern, the anchors whose gates the text at hand holds (reused: one text at a time). */
+const ACTIVE = new Int32Array(TEXT_PATTERNS.length);
+/** The first place of each anchor's literal in the text at hand (reused). */
+const FIRST = new Int32Array(32);
+/** The places of several anchors, to be merged (reused). */
+const STARTS: number[] = [];
+const byNumber = (a: number, b: number): number => a - b;
 
 /** Every gate of every text pattern (lower case). */
 export const ENTITY_GATES: readonly string[] = [
