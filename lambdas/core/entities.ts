@@ -1,9 +1,12 @@
 import { isObject } from './json';
 import { SubstringMatcher } from './substring-matcher';
-import type { Entities, EntityKind, LogRecord } from './model';
+import { ENTITY_KINDS, type Entities, type EntityKind, type LogRecord } from './model';
 
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
 const MAX_PER_KIND = 25;
+
+/** Each entity kind's index in ENTITY_KINDS: the collector keeps a kind's values at its index. */
+const K = Object.fromEntries(ENTITY_KINDS.map((kind, index) => [kind, index])) as Readonly<Record<EntityKind, number>>;
 
 /**
  * Where the matches of a text pattern can start, relative to a literal every match (or every match of
@@ -245,35 +248,39 @@ export const TEXT_PATTERNS: ReadonlyArray<
  * as its fragments); otherwise they are looked for here.
  */
 export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>): Entities {
-  const found = new EntityCollector();
+  const found = COLLECTOR;
+  found.clear();
   fromFields(record.fields, found);
   const object = record.event?.object;
   if (object) {
     const kind = object.kind?.toLowerCase();
-    if (kind === 'pod') found.add('pods', object.namespace ? `${object.namespace}/${object.name}` : object.name);
-    else if (kind === 'node') found.add('nodes', object.name);
-    else if (kind === 'nodeclaim' || kind === 'machine') found.add('nodeclaims', object.name);
-    else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
-    else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
+    if (kind === 'pod') found.add(K.pods, object.namespace ? `${object.namespace}/${object.name}` : object.name);
+    else if (kind === 'node') found.add(K.nodes, object.name);
+    else if (kind === 'nodeclaim' || kind === 'machine') found.add(K.nodeclaims, object.name);
+    else if (kind === 'nodepool' || kind === 'provisioner') found.add(K.nodepools, object.name);
+    else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add(K.nodeclasses, object.name);
   }
   textEntities(record.text, gates ?? entityGates().findAll(record.text), found);
   karpenterNamespaces(record, found);
-  const pods = found.values('pods');
+  const pods = found.values(K.pods);
   if (pods) {
     for (let i = 0, count = pods.length; i < count; i++) {
       const workload = workloadOf(pods[i]!);
-      if (workload) found.add('workloads', workload);
+      if (workload) found.add(K.workloads, workload);
     }
   }
-  const claims = found.values('nodeclaims');
-  if (claims && !found.values('nodepools')) {
+  const claims = found.values(K.nodeclaims);
+  if (claims && !found.values(K.nodepools)) {
     for (let i = 0, count = claims.length; i < count; i++) {
-      const pool = /^(.+)-[a-z0-9]{5}$/.exec(claims[i]!)?.[1];
-      if (pool) found.add('nodepools', pool);
+      const pool = CLAIM_POOL.exec(claims[i]!)?.[1];
+      if (pool) found.add(K.nodepools, pool);
     }
   }
   return found.toEntities();
 }
+
+/** The NodePool a generated NodeClaim name holds (`<nodepool>-<5 characters>`). */
+const CLAIM_POOL = /^(.+)-[a-z0-9]{5}$/;
 
 /**
  * Entities named in a text, into `found`. Each pattern runs only where one of its gates was found
@@ -315,12 +322,12 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
   if (gates.has(ASSUMED_ROLE_GATE)) {
     ASSUMED_ROLE.lastIndex = 0;
     for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
-      found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
+      found.add(K.roles, `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add('resources', 'pods');
+  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add(K.resources, 'pods');
   if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
-    found.add('capacityTypes', 'spot');
+    found.add(K.capacityTypes, 'spot');
   }
 }
 
@@ -351,7 +358,7 @@ function runPattern(index: number, text: string, found: EntityCollector): void {
   let only = 0;
   for (let a = 0, bits = active; bits !== 0; a++, bits >>>= 1) {
     if ((bits & 1) === 0) continue;
-    const place = haystack.indexOf(anchors[a]!.literal);
+    const place = placeOf(anchors[a]!, haystack, 0);
     FIRST[a] = place;
     if (place === -1) continue;
     if (sources++ === 0) only = a;
@@ -392,7 +399,7 @@ function runAnchor(
   haystack: string,
   found: EntityCollector,
 ): void {
-  const { literal, start } = anchor;
+  const { start } = anchor;
   const sticky = pattern.sticky!;
   let end = 0;
   // The places tried (or ruled out) so far: they only increase.
@@ -410,13 +417,13 @@ function runAnchor(
       }
       done = at;
     }
-    at = haystack.indexOf(literal, Math.max(at + 1, end));
+    at = placeOf(anchor, haystack, Math.max(at + 1, end));
   } while (at !== -1);
 }
 
 /** Adds to STARTS (from `count`) every place an anchor says a match can start, in order; returns the new count. */
 function startsOf(anchor: CompiledAnchor, first: number, text: string, haystack: string, count: number): number {
-  const { literal, start } = anchor;
+  const { start } = anchor;
   let done = -1;
   let at = first;
   do {
@@ -430,7 +437,7 @@ function startsOf(anchor: CompiledAnchor, first: number, text: string, haystack:
       }
       done = at;
     }
-    at = haystack.indexOf(literal, at + 1);
+    at = placeOf(anchor, haystack, at + 1);
   } while (at !== -1);
   return count;
 }
@@ -456,11 +463,11 @@ function take(pattern: CompiledPattern, match: RegExpExecArray, found: EntityCol
   const value = match[pattern.group];
   if (!value) return;
   const kind = pattern.kind;
-  if (kind !== 'pdbs') found.add(kind, normalise(kind, value));
+  if (kind !== 'pdbs') found.add(pattern.index, normalise(kind, value));
   else {
     for (const pdb of value.split(/[ ,]+/)) {
       const name = normalise(kind, pdb);
-      if (PDB_NAME.test(name)) found.add(kind, name);
+      if (PDB_NAME.test(name)) found.add(K.pdbs, name);
     }
   }
 }
@@ -477,12 +484,48 @@ function wordStart(text: string, place: number): number {
   return place;
 }
 
+/**
+ * The first place from `from` on where the anchor's literal is in `haystack`, or -1. indexOf skips
+ * ahead to the first character of what it looks for and compares from there: a literal that starts
+ * with a space or a common letter (` Insufficient `, `subnet-`, `taint {`) stops it at most words of a
+ * text, so it looks for the literal from its least common character on, and checks the rest.
+ */
+function placeOf(anchor: CompiledAnchor, haystack: string, from: number): number {
+  const { literal, needle, offset } = anchor;
+  for (let at = haystack.indexOf(needle, from + offset); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+    if (offset === 0 || haystack.startsWith(literal, at - offset)) return at - offset;
+  }
+  return -1;
+}
+
+/**
+ * Characters of log text from the most common on, roughly (English letter frequencies, the dashes,
+ * dots and slashes of names, digits): one not listed (a capital, a bracket) is the least common.
+ */
+const COMMON = ' e-taoinsr.hldcu/mpf0123456789gwy:",=bvkxjqz_';
+const commonness = (char: string): number => {
+  const rank = COMMON.indexOf(char);
+  return rank === -1 ? 0 : COMMON.length - rank;
+};
+
+/** The literal from its least common character on (the first of the least common ones). */
+function needleOf(literal: string): { needle: string; offset: number } {
+  let offset = 0;
+  for (let i = 1; i < literal.length; i++) if (commonness(literal[i]!) < commonness(literal[offset]!)) offset = i;
+  return { needle: literal.slice(offset), offset };
+}
+
 interface CompiledAnchor {
   readonly literal: string;
   readonly start: number;
+  /** What indexOf looks for: the literal from its least common character (`offset`) on. */
+  readonly needle: string;
+  readonly offset: number;
 }
 interface CompiledPattern {
   readonly kind: EntityKind;
+  /** The kind's index in ENTITY_KINDS. */
+  readonly index: number;
   readonly group: number;
   readonly global: RegExp;
   /** The pattern matched only where it starts; undefined when it has no anchors. */
@@ -499,11 +542,12 @@ const gateOf = (literal: string, gates: readonly string[]): string | undefined =
 
 const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, group, gates, anchors = []]) => ({
   kind,
+  index: K[kind],
   group,
   global: pattern,
   sticky: anchors.length > 0 ? new RegExp(pattern.source, pattern.flags.replace('g', '') + 'y') : undefined,
   ignoreCase: pattern.flags.includes('i'),
-  anchors: anchors.map(([literal, start]) => ({ literal, start })),
+  anchors: anchors.map(([literal, start]) => ({ literal, start, ...needleOf(literal) })),
   unconditional: anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) ? bits : bits | (1 << a)), 0),
 }));
 
@@ -542,11 +586,14 @@ const PDB_NAME = /^[a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}$/;
 const ASSUMED_ROLE_GATE = ':assumed-role/';
 const ASSUMED_ROLE = /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g;
 
+const SLOTS = 13;
+const RANKS = 4;
 /**
  * The structured fields that name entities: field → its slot and its rank in the slot (the first
- * field of a slot that is present wins: `NodeClaim` before `nodeclaim` before `Machine`).
+ * field of a slot that is present wins: `NodeClaim` before `nodeclaim` before `Machine`), as one
+ * number, slot × RANKS + rank.
  */
-const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = new Map(
+const FIELD_PLACES: ReadonlyMap<string, number> = new Map(
   Object.entries({
     NodeClaim: [0, 0],
     nodeclaim: [0, 1],
@@ -574,10 +621,10 @@ const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = 
     'provider-id': [11, 0],
     StorageClass: [12, 0],
     'storage-class': [12, 1],
-  } as Record<string, readonly [number, number]>),
+  } as Record<string, readonly [number, number]>).map(([field, [slot, rank]]) => [field, slot * RANKS + rank]),
 );
-const SLOTS = 13;
-const RANKS = 4;
+/** The values of the fields of FIELD_PLACES the record at hand has, by place (reused; emptied after each record). */
+const FIELD_VALUES: unknown[] = new Array<unknown>(SLOTS * RANKS).fill(undefined);
 
 /**
  * Entities from a record's structured fields. One pass over the keys the record has, not a lookup of
@@ -585,56 +632,73 @@ const RANKS = 4;
  * key on an object of yet another shape was the largest single cost of extraction.
  */
 function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
-  let slots: unknown[] | undefined;
   // The slots some field filled, one bit each: the others are not looked at.
   let filled = 0;
   for (const key in fields) {
-    const place = FIELD_SLOTS.get(key);
+    const place = FIELD_PLACES.get(key);
     if (place === undefined) continue;
-    slots ??= new Array<unknown>(SLOTS * RANKS);
-    slots[place[0] * RANKS + place[1]] = fields[key];
-    filled |= 1 << place[0];
+    FIELD_VALUES[place] = fields[key];
+    filled |= 1 << (place >> 2);
   }
-  if (!slots) return;
-  // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
-  // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
-  if (slots[12 * RANKS] !== undefined || slots[12 * RANKS + 1] !== undefined) slots[1 * RANKS + 3] = undefined;
-  const named = (slot: number): string | undefined => {
-    if ((filled & (1 << slot)) === 0) return undefined;
-    for (let rank = 0; rank < RANKS; rank++) {
-      const value = slots[slot * RANKS + rank];
-      if (typeof value === 'string') return value;
-      if (isObject(value) && typeof value.name === 'string') return value.name;
+  if (filled === 0) return;
+  try {
+    fromSlots(filled, found);
+  } finally {
+    for (let place = 0; place < SLOTS * RANKS; place += RANKS) {
+      if ((filled & (1 << (place >> 2))) === 0) continue;
+      FIELD_VALUES[place] = FIELD_VALUES[place + 1] = FIELD_VALUES[place + 2] = FIELD_VALUES[place + 3] = undefined;
     }
-    return undefined;
-  };
-  found.add('nodeclaims', named(0));
-  found.add('nodepools', named(1));
-  found.add('nodeclasses', named(2));
-  found.add('nodes', named(3));
-  // A host line (kubelet, nodeadm) names its host, which is the node's name on EKS (private DNS name or instance id).
-  const host = named(4);
-  if (host && NODE_HOST.test(host)) found.add('nodes', host);
-  found.add('instanceTypes', named(5));
-  found.add('zones', named(6));
-  found.add('capacityTypes', named(7));
-  found.add('queues', named(8));
-  found.add('volumes', named(9));
-  found.add('storageClasses', named(12));
-  const pod = slots[10 * RANKS] ?? slots[10 * RANKS + 1];
-  if (isObject(pod) && typeof pod.name === 'string') {
-    found.add('pods', typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
-  } else if (typeof pod === 'string') {
-    found.add('pods', pod);
-  }
-  const providerId = named(11);
-  const provider = providerId ? /^aws:\/\/\/([a-z0-9-]{1,30})\/(i-[0-9a-f]{8,17})$/.exec(providerId) : null;
-  if (provider) {
-    found.add('zones', provider[1]);
-    found.add('instances', provider[2]);
   }
 }
 
+/** The entities of the fields in FIELD_VALUES (slots `filled`). */
+function fromSlots(filled: number, found: EntityCollector): void {
+  const values = FIELD_VALUES;
+  // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
+  // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
+  if (values[12 * RANKS] !== undefined || values[12 * RANKS + 1] !== undefined) values[1 * RANKS + 3] = undefined;
+  if (filled & 0b1111) {
+    found.add(K.nodeclaims, named(filled, 0));
+    found.add(K.nodepools, named(filled, 1));
+    found.add(K.nodeclasses, named(filled, 2));
+    found.add(K.nodes, named(filled, 3));
+  }
+  if ((filled & ~0b1111) === 0) return;
+  // A host line (kubelet, nodeadm) names its host, which is the node's name on EKS (private DNS name or instance id).
+  const host = named(filled, 4);
+  if (host && NODE_HOST.test(host)) found.add(K.nodes, host);
+  found.add(K.instanceTypes, named(filled, 5));
+  found.add(K.zones, named(filled, 6));
+  found.add(K.capacityTypes, named(filled, 7));
+  found.add(K.queues, named(filled, 8));
+  found.add(K.volumes, named(filled, 9));
+  found.add(K.storageClasses, named(filled, 12));
+  const pod = values[10 * RANKS] ?? values[10 * RANKS + 1];
+  if (isObject(pod) && typeof pod.name === 'string') {
+    found.add(K.pods, typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
+  } else if (typeof pod === 'string') {
+    found.add(K.pods, pod);
+  }
+  const providerId = named(filled, 11);
+  const provider = providerId ? PROVIDER_ID.exec(providerId) : null;
+  if (provider) {
+    found.add(K.zones, provider[1]);
+    found.add(K.instances, provider[2]);
+  }
+}
+
+/** The name the first present field of a slot gives (a string, or an object's `name`). */
+function named(filled: number, slot: number): string | undefined {
+  if ((filled & (1 << slot)) === 0) return undefined;
+  for (let place = slot * RANKS; place < (slot + 1) * RANKS; place++) {
+    const value = FIELD_VALUES[place];
+    if (typeof value === 'string') return value;
+    if (isObject(value) && typeof value.name === 'string') return value.name;
+  }
+  return undefined;
+}
+
+const PROVIDER_ID = /^aws:\/\/\/([a-z0-9-]{1,30})\/(i-[0-9a-f]{8,17})$/;
 const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.[a-z0-9-]{1,63}){0,4}$/;
 
 /**
@@ -711,14 +775,14 @@ export function workloadOf(pod: string): string | undefined {
 function karpenterNamespaces(record: LogRecord, found: EntityCollector): void {
   const source = record.source;
   if (source?.namespace && isKarpenterSource(source.namespace, source.name))
-    found.add('karpenterNamespaces', source.namespace);
+    found.add(K.karpenterNamespaces, source.namespace);
   const stream = record.origin.logStream;
-  if (stream) found.add('karpenterNamespaces', karpenterStreamNamespace(stream));
-  const accounts = found.values('serviceAccounts');
+  if (stream) found.add(K.karpenterNamespaces, karpenterStreamNamespace(stream));
+  const accounts = found.values(K.serviceAccounts);
   if (!accounts) return;
   for (const account of accounts) {
     const [namespace, name] = account.split('/') as [string, string];
-    if (/^karpenter(?:-controller)?$/.test(name)) found.add('karpenterNamespaces', namespace);
+    if (/^karpenter(?:-controller)?$/.test(name)) found.add(K.karpenterNamespaces, namespace);
   }
 }
 
@@ -749,32 +813,49 @@ export const isKarpenterPod = (pod: string): boolean =>
   /^(?:[a-z0-9-]{1,63}\/)?karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}$/.test(pod);
 
 /**
- * The entities of one record as they are found: one array per kind in the order kinds were first
- * found, each value once, at most MAX_PER_KIND; sorted when handed out. Plain arrays, not a map of
- * sets copied into arrays: a record names one or two values of a few kinds.
+ * The entities of one record as they are found: one array per kind (by its index), each value once,
+ * at most MAX_PER_KIND, and the kinds in the order they were first found; handed out sorted, in an
+ * object with the kinds in that order. One collector serves every record (extraction is synchronous
+ * and not reentrant): `clear` forgets the last record's arrays (handed out, never touched again), so a
+ * record pays only for the kinds it has.
  */
 class EntityCollector {
-  private readonly entities: Entities = {};
+  private readonly lists: Array<string[] | undefined> = ENTITY_KINDS.map(() => undefined);
+  /** The kinds found, in the order found (the first `count`). */
+  private readonly order: number[] = [];
+  private count = 0;
 
-  add(kind: EntityKind, value: string | undefined): void {
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.lists[this.order[i]!] = undefined;
+    this.count = 0;
+  }
+
+  add(kind: number, value: string | undefined): void {
     if (!value) return;
-    if (kind === 'nodepools' && !isNodePoolName(value)) return;
-    const values = this.entities[kind];
-    if (values === undefined) this.entities[kind] = [value];
-    else if (values.length < MAX_PER_KIND && !values.includes(value)) values.push(value);
+    if (kind === K.nodepools && !isNodePoolName(value)) return;
+    const values = this.lists[kind];
+    if (values === undefined) {
+      this.lists[kind] = [value];
+      this.order[this.count++] = kind;
+    } else if (values.length < MAX_PER_KIND && !values.includes(value)) values.push(value);
   }
 
   /** The values of a kind found so far, in the order found (not a copy: read before adding to it). */
-  values(kind: EntityKind): readonly string[] | undefined {
-    return this.entities[kind];
+  values(kind: number): readonly string[] | undefined {
+    return this.lists[kind];
   }
 
   toEntities(): Entities {
-    const entities = this.entities;
-    for (const kind in entities) {
-      const values = entities[kind as EntityKind]!;
+    const entities: Entities = {};
+    for (let i = 0; i < this.count; i++) {
+      const kind = this.order[i]!;
+      const values = this.lists[kind]!;
       if (values.length > 1) values.sort();
+      entities[ENTITY_KINDS[kind]!] = values;
     }
     return entities;
   }
 }
+
+/** The collector of extractEntities. */
+const COLLECTOR = new EntityCollector();

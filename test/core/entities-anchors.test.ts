@@ -238,8 +238,7 @@ describe('anchored text patterns', () => {
   });
 
   it('finds what the whole-text extractor finds with every word at every place of a line', () => {
-    const line =
-      'Could not launch: InsufficientInstanceCapacity for pod default/web-6f7c9d8b4-x2x2x, nodepool "gpu", us-west-2a';
+    const line = 'Could not launch: InsufficientInstanceCapacity for pod default/web-0, us-west-2a';
     for (const word of WORDS) {
       for (let place = 0; place <= line.length; place++) {
         const texts = [
@@ -262,7 +261,7 @@ describe('anchored text patterns', () => {
         const record = recordOfText(text);
         if (record) sameAsReference(record);
       }),
-      { numRuns: 10000 },
+      { numRuns: 4000 },
     );
   });
 
