@@ -1,5 +1,5 @@
 import { isObject } from './json';
-import { SubstringMatcher } from './substring-matcher';
+import { Found, SubstringMatcher } from './substring-matcher';
 import { ENTITY_KINDS, type Entities, type EntityKind, type LogRecord } from './model';
 
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
@@ -299,13 +299,30 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
   // whose gates were found, marked from the few gates found, not each pattern's gates looked up in them.
   let low = 0;
   let high = 0;
-  for (const gate of gates) {
-    const opens = BY_GATE.get(gate);
-    if (opens === undefined) continue;
-    low |= opens.low;
-    high |= opens.high;
-    const anchors = opens.anchors;
-    for (let i = 0; i < anchors.length; i += 2) ACTIVE[anchors[i]!]! |= anchors[i + 1]!;
+  let others = 0;
+  if (gates instanceof Found) {
+    // The classifier's scan: the gates by their indexes into its automaton's patterns, without hashing.
+    const table = gatesOf(gates.patterns);
+    const order = gates.order;
+    for (let i = 0, count = gates.count; i < count; i++) {
+      const opens = table[order[i]! - 1];
+      if (opens === undefined) continue;
+      low |= opens.low;
+      high |= opens.high;
+      others |= opens.others;
+      const anchors = opens.anchors;
+      for (let a = 0; a < anchors.length; a += 2) ACTIVE[anchors[a]!]! |= anchors[a + 1]!;
+    }
+  } else {
+    for (const gate of gates) {
+      const opens = BY_GATE.get(gate);
+      if (opens === undefined) continue;
+      low |= opens.low;
+      high |= opens.high;
+      others |= opens.others;
+      const anchors = opens.anchors;
+      for (let a = 0; a < anchors.length; a += 2) ACTIVE[anchors[a]!]! |= anchors[a + 1]!;
+    }
   }
   lowerText = undefined;
   // In the patterns' order: a kind's values are kept in the order found, up to its cap.
@@ -319,14 +336,15 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
     high ^= bit;
     runPattern(63 - Math.clz32(bit), text, found);
   }
-  if (gates.has(ASSUMED_ROLE_GATE)) {
+  if (others === 0) return;
+  if (others & ASSUMED_ROLE_FOUND) {
     ASSUMED_ROLE.lastIndex = 0;
     for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
       found.add(K.roles, `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add(K.resources, 'pods');
-  if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
+  if (others & TOO_MANY_PODS_FOUND && /too many pods/i.test(text)) found.add(K.resources, 'pods');
+  if (others & SPOT_FOUND && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
     found.add(K.capacityTypes, 'spot');
   }
 }
@@ -552,17 +570,47 @@ const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, 
 }));
 
 /** Gate → the text patterns it opens (bits of two words) and the anchors it activates (pattern, bits). */
-const BY_GATE = new Map<string, { low: number; high: number; anchors: number[] }>();
+const ASSUMED_ROLE_GATE = ':assumed-role/';
+const ASSUMED_ROLE = /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g;
+
+interface GateOpens {
+  low: number;
+  high: number;
+  /** Pairs of a pattern's index and the bits of its anchors the gate activates. */
+  anchors: number[];
+  /** The gates textEntities looks at itself, a bit each. */
+  others: number;
+}
+const BY_GATE = new Map<string, GateOpens>();
+const opensOf = (gate: string): GateOpens => {
+  let opens = BY_GATE.get(gate);
+  if (!opens) BY_GATE.set(gate, (opens = { low: 0, high: 0, anchors: [], others: 0 }));
+  return opens;
+};
 TEXT_PATTERNS.forEach(([, , , gates, anchors = []], index) => {
   for (const gate of gates) {
-    let opens = BY_GATE.get(gate);
-    if (!opens) BY_GATE.set(gate, (opens = { low: 0, high: 0, anchors: [] }));
+    const opens = opensOf(gate);
     if (index < 32) opens.low |= 1 << index;
     else opens.high |= 1 << (index - 32);
     const bits = anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) === gate ? bits | (1 << a) : bits), 0);
     if (bits !== 0) opens.anchors.push(index, bits);
   }
 });
+const ASSUMED_ROLE_FOUND = 1;
+const TOO_MANY_PODS_FOUND = 2;
+const SPOT_FOUND = 4;
+opensOf(ASSUMED_ROLE_GATE).others |= ASSUMED_ROLE_FOUND;
+opensOf('too many pods').others |= TOO_MANY_PODS_FOUND;
+opensOf('spot').others |= SPOT_FOUND;
+
+/** BY_GATE by the index of each gate in a list of patterns (the classifier automaton's), made for the last list asked about. */
+let gateTable: { patterns: readonly string[]; table: Array<GateOpens | undefined> } | undefined;
+function gatesOf(patterns: readonly string[]): Array<GateOpens | undefined> {
+  if (gateTable?.patterns !== patterns)
+    gateTable = { patterns, table: patterns.map((pattern) => BY_GATE.get(pattern)) };
+  return gateTable.table;
+}
+
 /** Of each pattern, the anchors whose gates the text at hand holds (reused: one text at a time). */
 const ACTIVE = new Int32Array(TEXT_PATTERNS.length);
 /** The first place of each anchor's literal in the text at hand (reused). */
@@ -582,9 +630,6 @@ const entityGates = (): SubstringMatcher => (entityGatesMemo ??= new SubstringMa
 
 /** One `namespace/name` of a PDB list: a bracket may also hold prose or a name without its namespace. */
 const PDB_NAME = /^[a-z0-9][a-z0-9-]{0,62}\/[a-z0-9][a-z0-9.-]{0,252}$/;
-
-const ASSUMED_ROLE_GATE = ':assumed-role/';
-const ASSUMED_ROLE = /\barn:(aws[a-z-]{0,10}):sts::(\d{12}):assumed-role\/([\w+=,.@-]{1,64})\//g;
 
 const SLOTS = 13;
 const RANKS = 4;

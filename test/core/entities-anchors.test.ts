@@ -27,6 +27,8 @@ const sameAsReference = (record: LogRecord): void => {
   const expected = ordered(referenceEntities(record));
   expect(ordered(extractEntities(record))).toEqual(expected);
   expect(ordered(extractEntities(record, classifierGates.findAll(record.text)))).toEqual(expected);
+  // As the classifier hands them: the automaton's reused scan result, read by index.
+  expect(ordered(extractEntities(record, classifierGates.scan(record.text)))).toEqual(expected);
 };
 
 /** A record of one plain text line (a line that parses as something else is read as that, by both). */
