@@ -80,6 +80,11 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 
 let scanner: EnvelopeScan | null | undefined;
+/**
+ * Where the walk writes, sized for the largest delivery yet: its events' share is copied out at the
+ * end, so a delivery does not allocate (and zero) room for the most events its size could hold.
+ */
+const scratch = { kinds: new Uint8Array(0), offsets: new Int32Array(0), timestamps: new Float64Array(0) };
 
 /** The index of a decoded envelope, or undefined when it is not laid out as CloudWatch Logs writes it. */
 export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
@@ -127,9 +132,12 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
   const { count: hitCount, positions, classes } = hits;
   // At most one event per 36 bytes (`{"id":"","timestamp":0,"message":""}`).
   const most = Math.ceil((end - first) / 36) + 1;
-  const kinds = new Uint8Array(most);
-  const offsets = new Int32Array(4 * most);
-  const timestamps = new Float64Array(most);
+  if (scratch.kinds.length < most) {
+    scratch.kinds = new Uint8Array(most);
+    scratch.offsets = new Int32Array(4 * most);
+    scratch.timestamps = new Float64Array(most);
+  }
+  const { kinds, offsets, timestamps } = scratch;
   let count = 0;
   let hit = 0;
   // {"id":" opens the first event; the others follow a NEXT_EVENT, which ends with it.
@@ -222,9 +230,9 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
     if (count + index.malformed >= most) return undefined;
   }
   index.count = count;
-  index.kinds = kinds;
-  index.offsets = offsets;
-  index.timestamps = timestamps;
+  index.kinds = kinds.slice(0, count);
+  index.offsets = offsets.slice(0, 4 * count);
+  index.timestamps = timestamps.slice(0, count);
   return index;
 }
 

@@ -38,7 +38,8 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
   if (!looksLikeBase64(data)) return { ok: false, reason: 'awslogs.data is not base64' };
   let bytes: Buffer;
   try {
-    bytes = gunzipSync(Buffer.from(data, 'base64'), { maxOutputLength: MAX_DECODED_BYTES });
+    const gzip = Buffer.from(data, 'base64');
+    bytes = gunzipSync(gzip, { maxOutputLength: MAX_DECODED_BYTES, chunkSize: outputChunkOf(gzip) });
   } catch (error) {
     return { ok: false, reason: `awslogs.data is not gzip: ${errorMessage(error)}` };
   }
@@ -51,6 +52,17 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
     return { ok: false, reason: `decoded payload is not JSON: ${errorMessage(error)}` };
   }
   return toSubscriptionDocument(parsed);
+}
+
+/**
+ * The size of zlib's output chunks for this payload: its decoded size as the gzip trailer gives it
+ * (ISIZE, the last four bytes), so that the output is one chunk, not sixty-odd of 16 KB concatenated
+ * at the end (a third less for the gunzip of a 1 MB delivery, npm run bench). Bounded: the trailer
+ * is the payload's word, not a fact.
+ */
+function outputChunkOf(gzip: Buffer): number {
+  if (gzip.length < 18) return 16 * 1024;
+  return Math.min(Math.max(gzip.readUInt32LE(gzip.length - 4) + 64, 16 * 1024), MAX_DECODED_BYTES);
 }
 
 const indexes = new WeakMap<SubscriptionDocument, EnvelopeIndex>();

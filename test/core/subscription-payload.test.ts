@@ -58,6 +58,29 @@ describe('decodeSubscriptionData', () => {
     expect(result.ok && result.document.malformedEvents).toBe(3);
   });
 
+  it('decodes whatever the gzip trailer says of the decoded size (output chunks sized from it)', () => {
+    const json = JSON.stringify({
+      messageType: 'DATA_MESSAGE',
+      owner: '1',
+      logGroup: 'g',
+      logStream: 's',
+      subscriptionFilters: [],
+      logEvents: [{ id: '1', timestamp: 1, message: 'x'.repeat(100_000) }],
+    });
+    const half = json.length >> 1;
+    // Two gzip members: the trailer at the end gives the second one's size only.
+    const members = Buffer.concat([gzipSync(json.slice(0, half)), gzipSync(json.slice(half))]);
+    const decoded = decodeSubscriptionData(members.toString('base64'));
+    expect(decoded.ok && decoded.document.logEvents[0]!.message).toBe('x'.repeat(100_000));
+    // A trailer that lies: zlib checks it, the payload is refused as before.
+    const lying = gzipSync(json);
+    lying.writeUInt32LE(7, lying.length - 4);
+    expect(decodeSubscriptionData(lying.toString('base64'))).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^awslogs\.data is not gzip: /),
+    });
+  });
+
   it('round-trips what encodeSubscriptionData writes', () => {
     const document = {
       messageType: 'DATA_MESSAGE' as const,
