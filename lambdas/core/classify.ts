@@ -306,10 +306,10 @@ export function classify(record: LogRecord): Signal[] {
       }
     }
   }
-  applyPolarity(rules, record, () => (lower ??= record.text.toLowerCase()), hits);
+  applyPolarity(rules, record, lower, hits);
   dropGenericCapacityWrapper(rules, hits);
   if (rules.size > 0) {
-    for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
+    for (const rule of rules) for (const general of supersedes.get(rule) ?? NO_RULES) rules.delete(general);
   }
   const schedulingFailure = someFound(schedulingFailureFragments, hits);
   if (rules.size === 0 && !schedulingFailure) return [];
@@ -348,7 +348,7 @@ const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
  * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
  * recovery yields nothing.
  */
-function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: () => string, hits: Found): void {
+function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: string | undefined, hits: Found): void {
   if (isRecoveryEvent(record)) {
     rules.clear();
     return;
@@ -389,6 +389,7 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
 }
 
 const NO_PHRASES: ReadonlyArray<readonly [string, Status]> = [];
+const NO_RULES: readonly RuleId[] = [];
 
 /** Whether every pattern of `clause` was found. */
 function holds(clause: readonly number[], hits: Found): boolean {

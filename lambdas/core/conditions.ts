@@ -72,20 +72,23 @@ export const CONDITION_TRANSITION =
 export const DESCRIBE_CONDITION_ROW = /^\s{0,8}([A-Z][A-Za-z]{2,40})\s{1,40}(True|False|Unknown)\s/;
 
 /**
- * Every condition a record states. `lowerText` gives the lower-cased record text (made only when a
- * transition is looked for); `transition` says whether a transition's gate (TRANSITION_GATES) is in
+ * Every condition a record states. `lowerText` is the lower-cased record text when the caller made it
+ * already (else it is made here, only when a transition is looked for); `transition` says whether a transition's gate (TRANSITION_GATES) is in
  * it, and `phrases` are the NODE_CONDITION_PHRASES found in it, in the order found: the kubelet's, so
  * they are about a node.
  */
 export function conditionStatements(
   record: LogRecord,
-  lowerText: () => string,
+  lowerText: string | undefined,
   transition: boolean,
   phrases: ReadonlyArray<readonly [type: string, status: Status]>,
-): ConditionStatement[] {
+): readonly ConditionStatement[] {
+  const describeRow = mayBeDescribeRow(record.text);
+  // Most records state no condition: no array for them.
+  if (!transition && phrases.length === 0 && !describeRow) return NO_STATEMENTS;
   const statements: ConditionStatement[] = [];
   if (transition) {
-    const found = CONDITION_TRANSITION.exec(lowerText());
+    const found = CONDITION_TRANSITION.exec(lowerText ?? record.text.toLowerCase());
     if (found)
       statements.push({
         type: found[1]!,
@@ -97,7 +100,7 @@ export function conditionStatements(
   for (const [type, status] of phrases) statements.push({ type, status, kind: 'node' });
   // A describe row does not say whose condition it is (a Node's Ready or a NodePool's), so it only
   // ever counts as health; its reason column (`KubeletNotReady`) says the failure.
-  if (mayBeDescribeRow(record.text)) {
+  if (describeRow) {
     const row = DESCRIBE_CONDITION_ROW.exec(record.text);
     const rowType = row?.[1]!.toLowerCase();
     const rowStatus = row?.[2]!.toLowerCase() as Status | undefined;
@@ -107,19 +110,38 @@ export function conditionStatements(
   return statements;
 }
 
+const NO_STATEMENTS: readonly ConditionStatement[] = [];
+
 const objectKindOf = (record: LogRecord): string | undefined => record.event?.object?.kind?.toLowerCase();
 
 /**
- * Whether DESCRIBE_CONDITION_ROW can match: its type starts, after at most eight blanks, with a capital
- * letter. Most records start otherwise, and are not handed to the expression.
+ * Whether DESCRIBE_CONDITION_ROW can match: after at most eight blanks, a capital letter and at least
+ * two more letters (the type: the whole run of letters, as a blank must follow it), a blank, more
+ * blanks, and the first letter of a status. Most records fail this within their first word
+ * (`FailedScheduling | 0/7 nodes …`), and are not handed to the expression.
  */
-function mayBeDescribeRow(text: string): boolean {
-  for (let i = 0; i < text.length && i <= 8; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 65 && code <= 90) return true;
-    if (!WHITE_SPACE.test(text[i]!)) return false;
-  }
-  return false;
+export function mayBeDescribeRow(text: string): boolean {
+  let i = 0;
+  while (i < text.length && i <= 8 && isBlank(text, i)) i++;
+  if (i > 8 || i >= text.length) return false;
+  const start = text.charCodeAt(i);
+  if (start < 65 || start > 90) return false;
+  let end = i + 1;
+  while (end < text.length && isLetter(text.charCodeAt(end))) end++;
+  if (end - i < 3 || end >= text.length || !isBlank(text, end)) return false;
+  let status = end + 1;
+  while (status < text.length && isBlank(text, status)) status++;
+  const first = text.charCodeAt(status);
+  return first === 84 || first === 70 || first === 85; // T, F, U
+}
+
+const isLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/** Whether the character at `i` is what `\s` matches: ASCII blanks without a regular expression. */
+function isBlank(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return WHITE_SPACE.test(text[i]!);
 }
 
 const WHITE_SPACE = /\s/;
@@ -127,5 +149,11 @@ const WHITE_SPACE = /\s/;
 /** An event whose reason says the object recovered (`RecoveredFrom…`): a report of health. */
 export const isRecoveryEvent = (record: LogRecord): boolean => {
   const reason = record.event?.reason;
-  return reason !== undefined && reason.length >= 9 && /^recovered/i.test(reason);
+  // The first letter before the expression: most reasons are not of recovery.
+  return (
+    reason !== undefined &&
+    reason.length >= 9 &&
+    (reason.charCodeAt(0) | 32) === 114 && // r or R
+    /^recovered/i.test(reason)
+  );
 };
