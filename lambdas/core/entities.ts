@@ -771,13 +771,18 @@ const TRAILING_PUNCTUATION = /[.,;!?)\]}'"`]{1,10}$/;
 /** The character codes TRAILING_PUNCTUATION removes. */
 const TRAILING = new Set([...'.,;!?)]}\'"`'].map((char) => char.charCodeAt(0)));
 
+/** A taint as `key:Effect`, already in kubectl's form. */
+const TAINT_WITH_EFFECT = /^[^\s:]+:(?:NoSchedule|PreferNoSchedule|NoExecute)$/;
+
 function normaliseKind(kind: EntityKind, value: string): string {
   if (kind === 'taints') {
     // kube-scheduler prints {key: value}; kubectl and Karpenter use key=value[:Effect].
-    const [key, ...rest] = value.split(':');
-    if (value.includes('=') || /^[^\s:]+:(?:NoSchedule|PreferNoSchedule|NoExecute)$/.test(value)) return value;
-    const taintValue = rest.join(':').trim();
-    return taintValue ? `${key!.trim()}=${taintValue}` : key!.trim();
+    if (value.includes('=') || TAINT_WITH_EFFECT.test(value)) return value;
+    const colon = value.indexOf(':');
+    if (colon === -1) return value.trim();
+    const key = value.slice(0, colon).trim();
+    const taintValue = value.slice(colon + 1).trim();
+    return taintValue ? `${key}=${taintValue}` : key;
   }
   if (kind === 'resources' || kind === 'capacityTypes') return value.toLowerCase();
   if (kind === 'serviceAccounts') return value.replace(':', '/');
