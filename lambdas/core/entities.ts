@@ -470,6 +470,12 @@ function matchAt(
   end: number,
 ): number {
   sticky.lastIndex = place;
+  if (pattern.group === 0) {
+    // The whole match is the value: no match array needed.
+    if (!sticky.test(text)) return end;
+    takeValue(pattern, text.slice(place, sticky.lastIndex), found);
+    return sticky.lastIndex;
+  }
   const match = sticky.exec(text);
   if (match === null) return end;
   take(pattern, match, found);
@@ -478,7 +484,10 @@ function matchAt(
 
 /** The value a match names, into `found`. */
 function take(pattern: CompiledPattern, match: RegExpExecArray, found: EntityCollector): void {
-  const value = match[pattern.group];
+  takeValue(pattern, match[pattern.group], found);
+}
+
+function takeValue(pattern: CompiledPattern, value: string | undefined, found: EntityCollector): void {
   if (!value) return;
   const kind = pattern.kind;
   if (kind !== 'pdbs') found.add(pattern.index, normalise(kind, value));
