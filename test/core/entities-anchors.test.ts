@@ -228,6 +228,11 @@ describe('anchored text patterns', () => {
     expect(inactive).toEqual([]);
   });
 
+  it('the patterns fit the two 32-bit words that mark them, and the anchors of each pattern one word', () => {
+    expect(TEXT_PATTERNS.length).toBeLessThanOrEqual(64);
+    expect(Math.max(...TEXT_PATTERNS.map(([, , , , anchors]) => anchors?.length ?? 0))).toBeLessThanOrEqual(32);
+  });
+
   it('lower-casing keeps every place of a text but where U+0130 is (the anchors of case-blind patterns rely on it)', () => {
     const changed: number[] = [];
     for (let code = 0; code <= 0x10ffff; code++) {
