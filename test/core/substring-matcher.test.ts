@@ -169,6 +169,24 @@ describe('SubstringMatcher.scan', () => {
     ]);
   });
 
+  it('starts its marks again when the number of scans would overflow, and still lists every pattern', () => {
+    const patterns = ['he', 'she', 'his', 'hers'];
+    const reference = new ReferenceSubstringMatcher(patterns);
+    for (const native of [true, false]) {
+      const matcher = new SubstringMatcher(patterns, Infinity, native);
+      // The first scan marks what it finds with 1, the number the scans start again from.
+      matcher.scan('this');
+      // The scans' numbers at their last value before they wrap (the finder's is a private field).
+      const finder = (matcher as unknown as { nativeFind: { generation: number } | null }).nativeFind;
+      expect(finder === null).toBe(!native);
+      matcher.scan('').generation = 0x7ffffffe;
+      if (finder) finder.generation = 0x7ffffffe;
+      for (const text of ['this', 'ushers', 'this']) {
+        expect([...matcher.scan(text)]).toEqual([...reference.findAll(text)]);
+      }
+    }
+  });
+
   it('reads texts longer than its first memory, and leaves the longest to the loop', () => {
     const patterns = ['insufficient capacity', 'subnet-', 'i-'];
     const reference = new ReferenceSubstringMatcher(patterns);
