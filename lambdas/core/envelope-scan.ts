@@ -68,49 +68,53 @@ export function automatonOf(patterns: readonly string[], classes: readonly numbe
   while (1 << shift < next) shift++;
   const width = 1 << shift;
   const capacity = patterns.reduce((sum, pattern) => sum + pattern.length, 1);
-  // The trie: -1 where a state has no edge yet.
-  const goto = new Int32Array(capacity * width).fill(-1);
+  // The trie, as lists of siblings: each state's first child, next sibling, and the symbol into it.
+  const firstChild = new Int32Array(capacity);
+  const nextSibling = new Int32Array(capacity);
+  const symbolInto = new Uint8Array(capacity);
   const ends = new Uint8Array(capacity);
   let states = 1;
   for (const [p, pattern] of patterns.entries()) {
     let state = 0;
     for (let i = 0; i < pattern.length; i++) {
-      const at = state * width + symbols[pattern.charCodeAt(i)]!;
-      if (goto[at] === -1) goto[at] = states++;
-      state = goto[at]!;
+      const symbol = symbols[pattern.charCodeAt(i)]!;
+      let child = firstChild[state]!;
+      while (child !== 0 && symbolInto[child] !== symbol) child = nextSibling[child]!;
+      if (child === 0) {
+        child = states++;
+        symbolInto[child] = symbol;
+        nextSibling[child] = firstChild[state]!;
+        firstChild[state] = child;
+      }
+      state = child;
     }
     ends[state]! |= classes[p] ?? 1;
   }
   if (states > 0x7fff) throw new Error(`envelope patterns need ${states} states, more than a 16-bit table holds`);
-  // Breadth first: each state's failure link is known before its children's; missing edges follow it.
+  // Breadth first: a state's row is its failure link's row (complete, as that state is shallower)
+  // with its own edges written over it; an edge into a state where a pattern ends is stored as its
+  // complement. Each state's failure link and classes are known once its parent's row is.
+  const table = new Int16Array(states * width);
   const fail = new Int32Array(states);
   const queue = new Int32Array(states);
-  let head = 0;
   let tail = 0;
-  for (let symbol = 0; symbol < width; symbol++) {
-    const child = goto[symbol]!;
-    if (child === -1) goto[symbol] = 0;
-    else queue[tail++] = child;
+  for (let child = firstChild[0]!; child !== 0; child = nextSibling[child]!) {
+    table[symbolInto[child]!] = ends[child] ? ~child : child;
+    queue[tail++] = child;
   }
-  while (head < tail) {
-    const state = queue[head++]!;
-    ends[state]! |= ends[fail[state]!]!;
-    for (let symbol = 0; symbol < width; symbol++) {
-      const at = state * width + symbol;
-      const child = goto[at]!;
-      const viaFail = goto[fail[state]! * width + symbol]!;
-      if (child === -1) {
-        goto[at] = viaFail;
-      } else {
-        fail[child] = viaFail;
-        queue[tail++] = child;
-      }
+  for (let head = 0; head < tail; head++) {
+    const state = queue[head]!;
+    const row = state * width;
+    const failRow = fail[state]! * width;
+    table.copyWithin(row, failRow, failRow + width);
+    for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
+      const viaFail = table[failRow + symbolInto[child]!]!;
+      const link = viaFail < 0 ? ~viaFail : viaFail;
+      fail[child] = link;
+      ends[child]! |= ends[link]!;
+      table[row + symbolInto[child]!] = ends[child] ? ~child : child;
+      queue[tail++] = child;
     }
-  }
-  const table = new Int16Array(states * width);
-  for (let at = 0; at < table.length; at++) {
-    const target = goto[at]!;
-    table[at] = ends[target] ? ~target : target;
   }
   return { table, classes: ends.slice(0, states), symbols, shift, longest };
 }
