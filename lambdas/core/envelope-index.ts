@@ -60,7 +60,6 @@ export interface EnvelopeIndex {
   kinds: Uint8Array;
   /** Per event: start of the id, its closing quote, start of the message, its closing quote. */
   offsets: Int32Array;
-  timestamps: Float64Array;
   /** The events parsed as a whole, by index. */
   parsed: Map<number, IndexedEvent>;
 }
@@ -80,11 +79,6 @@ const QUOTE = 34;
 const BACKSLASH = 92;
 
 let scanner: EnvelopeScan | null | undefined;
-/**
- * Where the walk writes, sized for the largest delivery yet: its events' share is copied out at the
- * end, so a delivery does not allocate (and zero) room for the most events its size could hold.
- */
-const scratch = { kinds: new Uint8Array(0), offsets: new Int32Array(0), timestamps: new Float64Array(0) };
 
 /** The index of a decoded envelope, or undefined when it is not laid out as CloudWatch Logs writes it. */
 export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
@@ -117,7 +111,6 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
     malformed: 0,
     kinds: new Uint8Array(0),
     offsets: new Int32Array(0),
-    timestamps: new Float64Array(0),
     parsed: new Map(),
   };
   if (first === end) return index;
@@ -130,14 +123,11 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
   const hits = scanner.hits(bytes, (n >> 4) + 256);
   if (!hits) return undefined;
   const { count: hitCount, positions, classes } = hits;
-  // At most one event per 36 bytes (`{"id":"","timestamp":0,"message":""}`).
-  const most = Math.ceil((end - first) / 36) + 1;
-  if (scratch.kinds.length < most) {
-    scratch.kinds = new Uint8Array(most);
-    scratch.offsets = new Int32Array(4 * most);
-    scratch.timestamps = new Float64Array(most);
-  }
-  const { kinds, offsets, timestamps } = scratch;
+  // Each event but the first starts with a NEXT_EVENT: that many, unless the layout is another.
+  let most = 1;
+  for (let i = 0; i < hitCount; i++) if ((classes[i]! & NEXT_EVENT_KEY) !== 0) most++;
+  const kinds = new Uint8Array(most);
+  const offsets = new Int32Array(4 * most);
   let count = 0;
   let hit = 0;
   // {"id":" opens the first event; the others follow a NEXT_EVENT, which ends with it.
@@ -161,12 +151,10 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
     if (hit === hitCount) return undefined;
     const idEnd = positions[hit++]! - (TIMESTAMP.length - 1);
     let flagged = flags(positions, classes, idHits, hit, idEnd);
-    // The timestamp: an integer as JSON writes it, exact in a double.
+    // The timestamp: an integer as JSON writes it, exact in a double (read when needed, `timestampOf`).
     let digit = idEnd + TIMESTAMP.length;
     const digits = digit;
-    let timestamp = 0;
-    for (let code = bytes[digit]!; code >= 48 && code <= 57; code = bytes[++digit]!)
-      timestamp = timestamp * 10 + code - 48;
+    for (let code = bytes[digit]!; code >= 48 && code <= 57; code = bytes[++digit]!);
     const length = digit - digits;
     if (length === 0 || length > 15 || (length > 1 && bytes[digits] === 48)) return undefined;
     // ,"message":"
@@ -222,7 +210,6 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
       offsets[o + 1] = idEnd;
       offsets[o + 2] = messageStart;
       offsets[o + 3] = messageEnd;
-      timestamps[count] = timestamp;
       count++;
     }
     if (last) break;
@@ -230,9 +217,8 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
     if (count + index.malformed >= most) return undefined;
   }
   index.count = count;
-  index.kinds = kinds.slice(0, count);
-  index.offsets = offsets.slice(0, 4 * count);
-  index.timestamps = timestamps.slice(0, count);
+  index.kinds = kinds;
+  index.offsets = offsets;
   return index;
 }
 
@@ -306,7 +292,15 @@ export function idOf(index: EnvelopeIndex, i: number): string {
 
 /** The timestamp of event `i`. */
 export function timestampOf(index: EnvelopeIndex, i: number): number {
-  return index.kinds[i] === EventKind.Parsed ? index.parsed.get(i)!.timestamp : index.timestamps[i]!;
+  if (index.kinds[i] === EventKind.Parsed) return index.parsed.get(i)!.timestamp;
+  // The digits between the id's `","timestamp":` and `,"message":"`, read as the walk checked them.
+  const o = 4 * i;
+  const bytes = index.bytes;
+  let timestamp = 0;
+  for (let at = index.offsets[o + 1]! + TIMESTAMP.length, end = index.offsets[o + 2]! - 12; at < end; at++) {
+    timestamp = timestamp * 10 + bytes[at]! - 48;
+  }
+  return timestamp;
 }
 
 /** Event `i` as an object, as `JSON.parse` of the whole document gives it. */

@@ -133,6 +133,7 @@ export class EnvelopeScan {
   private readonly text: number;
   private readonly longest: number;
   private readonly classes: Uint8Array;
+  private found = { positions: new Int32Array(0), classes: new Uint8Array(0) };
   private readonly scan1: (from: number, to: number) => void;
   private readonly scanN: (from: number, to: number) => void;
 
@@ -163,7 +164,8 @@ export class EnvelopeScan {
 
   /**
    * Every byte of `source` where a pattern ends, in order, with the classes of the patterns ending
-   * there; undefined when a part finds more than `capacity`.
+   * there; undefined when a part finds more than `capacity`. The arrays are the scanner's own, valid
+   * until its next scan.
    */
   hits(source: Uint8Array, capacity: number): Hits | undefined {
     const n = source.length;
@@ -197,8 +199,10 @@ export class EnvelopeScan {
       if (found > capacity) return undefined;
       count += found;
     }
-    const positions = new Int32Array(count);
-    const classes = new Uint8Array(count);
+    // Read before the next scan (the decoder's walk does): kept from scan to scan, not allocated.
+    if (this.found.positions.length < count)
+      this.found = { positions: new Int32Array(count), classes: new Uint8Array(count) };
+    const { positions, classes } = this.found;
     const words = new Int32Array(this.memory.buffer);
     const stateClasses = this.classes;
     let at = 0;
