@@ -351,7 +351,11 @@ function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
 
 /** When a record was written, in epoch ms: its own time, else when CloudWatch received it. */
 export function timeOf(record: LogRecord): number | undefined {
-  return record.timeMs ?? (record.origin.timestampMs || undefined);
+  if (record.timeMs !== undefined) return record.timeMs;
+  // The event's own time, if a Date can hold it: a delivery's timestamp is any JSON number, and one
+  // beyond ±8.64e15 ms would make the incident's ISO times throw instead of being left out.
+  const origin = record.origin.timestampMs;
+  return origin !== undefined && origin !== 0 && Math.abs(origin) <= 8.64e15 ? origin : undefined;
 }
 
 function evidenceOf(record: LogRecord, timestamp: string | undefined): Evidence {
