@@ -1,4 +1,32 @@
-import { name, section, signed, unsigned, type WasmMemory } from './native-scan';
+import type { WasmMemory } from './native-scan';
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  I32,
+  I32_ADD,
+  I32_CONST,
+  I32_GE_U,
+  I32_LE_U,
+  I32_LOAD,
+  I32_LOAD16_S,
+  I32_LOAD8_U,
+  I32_LT_S,
+  I32_OR,
+  I32_SHL,
+  I32_STORE,
+  I32_XOR,
+  IF,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOCAL_TEE,
+  LOOP,
+  moduleBytes,
+  signed,
+  unsigned,
+  VOID,
+} from './wasm-encoding';
 
 /**
  * Where byte patterns end in a decoded subscription envelope, found in one pass of an Aho–Corasick
@@ -234,29 +262,6 @@ export class EnvelopeScan {
 const align = (value: number, to: number) => Math.ceil(value / to) * to;
 
 // WebAssembly opcodes used below.
-const I32 = 0x7f;
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const IF = 0x04;
-const VOID = 0x40;
-const END = 0x0b;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const LOCAL_TEE = 0x22;
-const I32_LOAD = 0x28;
-const I32_LOAD8_U = 0x2d;
-const I32_LOAD16_S = 0x2e;
-const I32_STORE = 0x36;
-const I32_CONST = 0x41;
-const I32_LT_S = 0x48;
-const I32_LE_U = 0x4d;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_OR = 0x72;
-const I32_XOR = 0x73;
-const I32_SHL = 0x74;
 
 /**
  * The module: `scan1` and `scan4` (from, to): part 0 runs from `from` to `to`, part j the same
@@ -268,15 +273,13 @@ function hitsModule(shift: number): object {
   const lanes = [1, LANES];
   const bodies = lanes.map((count) => hitsBody(count, shift));
   const type = [0x60, 2, I32, I32, 0];
-  const bytes = [
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, ...type]),
-    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
-    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
-    ...section(7, [bodies.length, ...lanes.flatMap((count, index) => [...name(`scan${count}`), 0x00, index])]),
-    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
-  ];
-  return new WebAssembly.Module(new Uint8Array(bytes));
+  return new WebAssembly.Module(
+    moduleBytes(
+      type,
+      lanes.map((count) => `scan${count}`),
+      bodies,
+    ),
+  );
 }
 
 /**

@@ -1,3 +1,38 @@
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  ELSE,
+  END,
+  I32,
+  I32_ADD,
+  I32_AND,
+  I32_CONST,
+  I32_EQ,
+  I32_EQZ,
+  I32_GE_U,
+  I32_LOAD,
+  I32_LOAD16_S,
+  I32_LOAD8_U,
+  I32_LT_S,
+  I32_LT_U,
+  I32_NE,
+  I32_OR,
+  I32_SHL,
+  I32_SHR_S,
+  I32_STORE,
+  I32_SUB,
+  I32_XOR,
+  IF,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOCAL_TEE,
+  LOOP,
+  moduleBytes,
+  signed,
+  unsigned,
+  VOID,
+} from './wasm-encoding';
 /**
  * `SubstringMatcher.scan`'s pass in WebAssembly: the text copied once as UTF-8
  * (`TextEncoder.encodeInto`, native), then one loop over its bytes that follows the automaton (complete
@@ -139,7 +174,13 @@ export class NativeFind {
       marksAt,
       listsAt,
     };
-    const module = new WebAssembly.Module(moduleBytes(LANES.map((lanes) => findBody(lanes, at))));
+    const module = new WebAssembly.Module(
+      moduleBytes(
+        [0x60, 3, I32, I32, I32, 0],
+        LANES.map((lanes) => `find${lanes}`),
+        LANES.map((lanes) => findBody(lanes, at)),
+      ),
+    );
     const exports = new WebAssembly.Instance(module, { m: { memory: this.memory } }).exports;
     for (const lanes of LANES) this.finds[lanes] = exports[`find${lanes}`] as (typeof this.finds)[number];
     this.views();
@@ -232,36 +273,6 @@ class Layout {
 }
 
 // WebAssembly opcodes used below.
-const I32 = 0x7f;
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const IF = 0x04;
-const ELSE = 0x05;
-const VOID = 0x40;
-const END = 0x0b;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const LOCAL_TEE = 0x22;
-const I32_LOAD = 0x28;
-const I32_LOAD8_U = 0x2d;
-const I32_LOAD16_S = 0x2e;
-const I32_STORE = 0x36;
-const I32_CONST = 0x41;
-const I32_EQZ = 0x45;
-const I32_EQ = 0x46;
-const I32_NE = 0x47;
-const I32_LT_S = 0x48;
-const I32_LT_U = 0x49;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_SUB = 0x6b;
-const I32_AND = 0x71;
-const I32_OR = 0x72;
-const I32_XOR = 0x73;
-const I32_SHL = 0x74;
-const I32_SHR_S = 0x75;
 
 // The functions' parameters and locals: shared ones, then each part's.
 const FROM = 0;
@@ -394,46 +405,4 @@ function step(position: number, state: number, count: number, marksAt: number, l
     ...get(TARGET), ...set(state),
     END,
   ];
-}
-
-/** The module: `find1`, `find2`, `find3` (i32, i32, i32) → () over the imported memory `m.memory`. */
-function moduleBytes(bodies: number[][]): Uint8Array {
-  const type = [0x60, 3, I32, I32, I32, 0];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, ...type]),
-    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
-    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
-    ...section(7, [bodies.length, ...LANES.flatMap((lanes, index) => [...name(`find${lanes}`), 0x00, index])]),
-    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
-  ]);
-}
-
-const section = (id: number, body: number[]) => [id, ...unsigned(body.length), ...body];
-const name = (text: string) => [...unsigned(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
-
-/** LEB128, unsigned. */
-function unsigned(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-}
-
-/** LEB128, signed. */
-function signed(value: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
 }

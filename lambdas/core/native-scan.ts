@@ -1,3 +1,29 @@
+import {
+  BLOCK,
+  BR,
+  BR_IF,
+  END,
+  I32,
+  I32_ADD,
+  I32_CONST,
+  I32_GE_U,
+  I32_LOAD,
+  I32_LOAD16_S,
+  I32_LOAD8_U,
+  I32_LT_S,
+  I32_OR,
+  I32_SHL,
+  IF,
+  LOCAL_GET,
+  LOCAL_SET,
+  LOCAL_TEE,
+  LOOP,
+  moduleBytes,
+  RETURN,
+  signed,
+  unsigned,
+  VOID,
+} from './wasm-encoding';
 /**
  * The prefilter's automaton pass (`SubstringMatcher.test` with every row) in WebAssembly, over up to
  * three parts of a line at once. The JavaScript loop pays for `charCodeAt` on every character and
@@ -115,27 +141,6 @@ export class NativeScan {
 const align = (value: number, to: number) => Math.ceil(value / to) * to;
 
 // WebAssembly opcodes used below.
-const I32 = 0x7f;
-const BLOCK = 0x02;
-const LOOP = 0x03;
-const IF = 0x04;
-const VOID = 0x40;
-const END = 0x0b;
-const BR = 0x0c;
-const BR_IF = 0x0d;
-const RETURN = 0x0f;
-const LOCAL_GET = 0x20;
-const LOCAL_SET = 0x21;
-const LOCAL_TEE = 0x22;
-const I32_LOAD = 0x28;
-const I32_LOAD8_U = 0x2d;
-const I32_LOAD16_S = 0x2e;
-const I32_CONST = 0x41;
-const I32_LT_S = 0x48;
-const I32_GE_U = 0x4f;
-const I32_ADD = 0x6a;
-const I32_OR = 0x72;
-const I32_SHL = 0x74;
 
 /**
  * The module: `scan2`, `scan3` (from, to) → 1 when a pattern ends in one of the parts, else 0.
@@ -144,15 +149,13 @@ const I32_SHL = 0x74;
 function scanModule(shift: number): object {
   const bodies = LANES.map((lanes) => scanBody(lanes, shift));
   const type = [0x60, 2, I32, I32, 1, I32];
-  const bytes = [
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [1, ...type]),
-    ...section(2, [1, ...name('m'), ...name('memory'), 0x02, 0x00, 1]),
-    ...section(3, [bodies.length, ...bodies.map(() => 0)]),
-    ...section(7, [bodies.length, ...LANES.flatMap((lanes, index) => [...name(`scan${lanes}`), 0x00, index])]),
-    ...section(10, [bodies.length, ...bodies.flatMap((body) => [...unsigned(body.length), ...body])]),
-  ];
-  return new WebAssembly.Module(new Uint8Array(bytes));
+  return new WebAssembly.Module(
+    moduleBytes(
+      type,
+      LANES.map((lanes) => `scan${lanes}`),
+      bodies,
+    ),
+  );
 }
 
 /**
@@ -188,33 +191,4 @@ function scanBody(lanes: number, shift: number): number[] {
   code.push(LOCAL_GET, 0, I32_CONST, 1, I32_ADD, LOCAL_SET, 0, BR, 0, END, END);
   code.push(I32_CONST, 0, END);
   return [1, ...unsigned(locals), I32, ...code];
-}
-
-export const section = (id: number, body: number[]) => [id, ...unsigned(body.length), ...body];
-export const name = (text: string) => [...unsigned(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
-
-/** LEB128, unsigned. */
-export function unsigned(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-}
-
-/** LEB128, signed. */
-export function signed(value: number): number[] {
-  const out: number[] = [];
-  for (;;) {
-    const byte = value & 0x7f;
-    value >>= 7;
-    if ((value === 0 && (byte & 0x40) === 0) || (value === -1 && (byte & 0x40) !== 0)) {
-      out.push(byte);
-      return out;
-    }
-    out.push(byte | 0x80);
-  }
 }
