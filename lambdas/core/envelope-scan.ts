@@ -1,4 +1,3 @@
-import type { WasmMemory } from './native-scan';
 import {
   BLOCK,
   BR,
@@ -26,6 +25,8 @@ import {
   signed,
   unsigned,
   VOID,
+  Wasm,
+  type WasmMemory,
 } from './wasm-encoding';
 
 /**
@@ -39,12 +40,6 @@ import {
  * root (no pattern holds one). Every control byte (< 0x20) is one and the same symbol: a pattern
  * character below 0x20 stands for any of them.
  */
-
-declare const WebAssembly: {
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-};
 
 /** Layout of the memory: symbol of each byte (doubled), parameters of the parts, the table, the text, the hits. */
 const SYMBOLS = 0;
@@ -170,7 +165,7 @@ export class EnvelopeScan {
     this.longest = longest;
     this.classes = classes;
     this.text = align(TABLE + table.byteLength, 16);
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
+    this.memory = new Wasm.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
     this.bytes = new Uint8Array(this.memory.buffer);
     this.params = new Int32Array(this.memory.buffer, PARAMS, 3 * MAX_LANES);
     // Doubled: with the state shifted one bit further, their sum is the byte offset of the entry.
@@ -179,14 +174,14 @@ export class EnvelopeScan {
       SYMBOLS,
     );
     new Int16Array(this.memory.buffer, TABLE, table.length).set(table);
-    const exports = new WebAssembly.Instance(hitsModule(shift), { m: { memory: this.memory } }).exports;
+    const exports = new Wasm.Instance(hitsModule(shift), { m: { memory: this.memory } }).exports;
     this.scan1 = exports.scan1 as (from: number, to: number) => void;
     this.scanN = exports[`scan${LANES}`] as (from: number, to: number) => void;
   }
 
   /** A scanner for `patterns` (of `classes`, as `automatonOf`), or undefined where WebAssembly is not available. */
   static of(patterns: readonly string[], classes?: readonly number[]): EnvelopeScan | undefined {
-    if (typeof WebAssembly !== 'object') return undefined;
+    if (typeof Wasm !== 'object') return undefined;
     return new EnvelopeScan(automatonOf(patterns, classes));
   }
 
@@ -273,7 +268,7 @@ function hitsModule(shift: number): object {
   const lanes = [1, LANES];
   const bodies = lanes.map((count) => hitsBody(count, shift));
   const type = [0x60, 2, I32, I32, 0];
-  return new WebAssembly.Module(
+  return new Wasm.Module(
     moduleBytes(
       type,
       lanes.map((count) => `scan${count}`),

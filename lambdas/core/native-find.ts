@@ -32,6 +32,8 @@ import {
   signed,
   unsigned,
   VOID,
+  Wasm,
+  type WasmMemory,
 } from './wasm-encoding';
 /**
  * `SubstringMatcher.scan`'s pass in WebAssembly: the text copied once as UTF-8
@@ -49,17 +51,6 @@ import {
  *
  * Patterns found are marked with the number of the scan (`generation`), not cleared between scans.
  */
-
-/** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-declare const WebAssembly: {
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-};
 
 /** The automaton as `SubstringMatcher` builds it (see its `Automaton`), the dense rows in 16 bits. */
 export interface FindTables {
@@ -135,7 +126,7 @@ export class NativeFind {
     this.listsAt = listsAt;
     this.patterns = patterns;
     this.textAt = layout.take(0);
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.textAt + PAGE) / PAGE) });
+    this.memory = new Wasm.Memory({ initial: Math.ceil((this.textAt + PAGE) / PAGE) });
     const buffer = this.memory.buffer;
     const bytes = new Uint8Array(buffer);
     for (let code = 0; code < 128; code++) bytes[symbolsAt + code] = tables.symbols[code]! * 2;
@@ -174,14 +165,14 @@ export class NativeFind {
       marksAt,
       listsAt,
     };
-    const module = new WebAssembly.Module(
+    const module = new Wasm.Module(
       moduleBytes(
         [0x60, 3, I32, I32, I32, 0],
         LANES.map((lanes) => `find${lanes}`),
         LANES.map((lanes) => findBody(lanes, at)),
       ),
     );
-    const exports = new WebAssembly.Instance(module, { m: { memory: this.memory } }).exports;
+    const exports = new Wasm.Instance(module, { m: { memory: this.memory } }).exports;
     for (const lanes of LANES) this.finds[lanes] = exports[`find${lanes}`] as (typeof this.finds)[number];
     this.views();
   }
@@ -194,7 +185,7 @@ export class NativeFind {
    * not fit 16-bit rows and 24-bit edge targets.
    */
   static of(tables: FindTables, longest: number): NativeFind | undefined {
-    if (typeof WebAssembly !== 'object' || tables.output.length >= 0x8000 || tables.shift > 7) return undefined;
+    if (typeof Wasm !== 'object' || tables.output.length >= 0x8000 || tables.shift > 7) return undefined;
     return new NativeFind(tables, longest);
   }
 

@@ -23,6 +23,8 @@ import {
   signed,
   unsigned,
   VOID,
+  Wasm,
+  type WasmMemory,
 } from './wasm-encoding';
 /**
  * The prefilter's automaton pass (`SubstringMatcher.test` with every row) in WebAssembly, over up to
@@ -39,17 +41,6 @@ import {
  *   starts in one part's first `step` bytes ends inside that part, which runs `longest − 1` bytes
  *   further; every start lies in some part's first `step` bytes. Each part starts at the root.
  */
-
-/** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
-export interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-declare const WebAssembly: {
-  Memory: new (descriptor: { initial: number }) => WasmMemory;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-};
 
 /** Layout of the memory: symbol of each byte (doubled), the parts' offsets, the transition table, the line. */
 const SYMBOLS = 0;
@@ -80,7 +71,7 @@ export class NativeScan {
     private readonly longest: number,
   ) {
     this.text = align(TABLE + table.byteLength, 16);
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
+    this.memory = new Wasm.Memory({ initial: Math.ceil((this.text + PAGE) / PAGE) });
     this.bytes = new Uint8Array(this.memory.buffer);
     this.offsets = new Int32Array(this.memory.buffer, OFFSETS, MAX_LANES);
     this.line = this.bytes.subarray(this.text);
@@ -91,7 +82,7 @@ export class NativeScan {
       SYMBOLS,
     );
     new Int16Array(this.memory.buffer, TABLE, table.length).set(table);
-    const exports = new WebAssembly.Instance(scanModule(shift), { m: { memory: this.memory } }).exports;
+    const exports = new Wasm.Instance(scanModule(shift), { m: { memory: this.memory } }).exports;
     this.scans = [];
     for (const lanes of LANES) this.scans[lanes] = exports[`scan${lanes}`] as (from: number, to: number) => number;
   }
@@ -101,7 +92,7 @@ export class NativeScan {
    * where a pattern ends), or undefined where WebAssembly is not available.
    */
   static of(table: Int16Array, symbols: Uint8Array, shift: number, longest: number): NativeScan | undefined {
-    if (typeof WebAssembly !== 'object') return undefined;
+    if (typeof Wasm !== 'object') return undefined;
     return new NativeScan(table, symbols, shift, longest);
   }
 
@@ -149,7 +140,7 @@ const align = (value: number, to: number) => Math.ceil(value / to) * to;
 function scanModule(shift: number): object {
   const bodies = LANES.map((lanes) => scanBody(lanes, shift));
   const type = [0x60, 2, I32, I32, 1, I32];
-  return new WebAssembly.Module(
+  return new Wasm.Module(
     moduleBytes(
       type,
       LANES.map((lanes) => `scan${lanes}`),

@@ -4,6 +4,23 @@
  * function type, the memory imported as `m.memory`, each function exported under its name).
  */
 
+/** A WebAssembly memory, as the modules here use it. */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/** The part of the WebAssembly API used here (the project's type libraries do not declare it). */
+export const Wasm = (
+  globalThis as unknown as {
+    WebAssembly: {
+      Memory: new (descriptor: { initial: number }) => WasmMemory;
+      Module: new (bytes: Uint8Array) => object;
+      Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+    };
+  }
+).WebAssembly;
+
 export const I32 = 0x7f;
 export const BLOCK = 0x02;
 export const LOOP = 0x03;
