@@ -21,7 +21,11 @@ import { buildSync, type BuildOptions } from 'esbuild';
 import { parseConfigFile } from '../bin/config-source';
 import { ENV } from '../contracts/names';
 import { functionSettingsOf, serializeSettings, SETTINGS_FILE } from '../contracts/settings';
-import { ANALYZER_CRYPTO_ON_FIRST_USE, ANALYZER_LAZY_MODULES } from '../lib/constructs/analyzer-function';
+import {
+  ANALYZER_CRYPTO_ON_FIRST_USE,
+  ANALYZER_LAZY_CORE_MODULES,
+  ANALYZER_LAZY_MODULES,
+} from '../lib/constructs/analyzer-function';
 import { BUNDLE_OPTIONS, aliasesOf, lazyModulesOf } from '../lib/constructs/lambda-function';
 import { DEFAULT_FILTER_TERMS } from '../lib/filter-pattern';
 import { Aggregator } from '../lambdas/core/aggregate';
@@ -596,6 +600,8 @@ interface BundleVariant {
   cryptoOnFirstUse: boolean;
   /** Which of a package's builds esbuild takes first. @default BUNDLE_OPTIONS.mainFields */
   mainFields?: string[];
+  /** The envelope scanner inside index.js, as before it was a file of its own. @default false */
+  envelopeScannerInIndex?: boolean;
 }
 /** What the stack ships (lib/constructs/lambda-function.ts), and the alternatives it was chosen over. */
 const SHIPPED: BundleVariant = {
@@ -606,6 +612,14 @@ const SHIPPED: BundleVariant = {
   cryptoOnFirstUse: true,
 };
 const ALTERNATIVES: BundleVariant[] = [
+  {
+    label: 'split, the envelope scanner inside index.js',
+    minify: false,
+    sourceMap: false,
+    split: true,
+    cryptoOnFirstUse: true,
+    envelopeScannerInIndex: true,
+  },
   {
     label: 'one file, minified, source map (before)',
     minify: true,
@@ -646,8 +660,11 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
     sourcemap: variant.sourceMap,
     sourcesContent: false,
     logLevel: 'silent',
-    external: variant.split ? ANALYZER_LAZY.map(({ name }) => `./${name}`) : [],
   };
+  const lazy = variant.split
+    ? ANALYZER_LAZY.filter(({ name }) => !(variant.envelopeScannerInIndex && name === ENVELOPE_SCANNER))
+    : [];
+  const external = lazy.map(({ name }) => `./${name}`);
   const handlers = join(ROOT, 'lambdas', 'handlers');
   const aliases = (bundle: string) =>
     Object.fromEntries(
@@ -657,14 +674,16 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
     );
   buildSync({
     ...options,
+    external,
     alias: aliases('index'),
     entryPoints: [join(handlers, 'analyzer.ts')],
     outfile: join(dir, 'index.js'),
   });
   if (variant.split) {
-    for (const { name, entry } of ANALYZER_LAZY) {
+    for (const { name, entry } of lazy) {
       buildSync({
         ...options,
+        external,
         alias: aliases(name),
         entryPoints: [join(ROOT, entry)],
         outfile: join(dir, `${name}.js`),
@@ -683,8 +702,14 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
 const CLASSIFIER_HALF = 'analyzer-core';
 /** The analyzer's AWS half (and the SDK): the first finding's, and the organisation stream's. */
 const AWS_HALF = ANALYZER_LAZY_MODULES.filter((name) => name !== CLASSIFIER_HALF);
-/** The analyzer's lazy modules as the stack bundles them (its own, and the settings' zod schema). */
-const ANALYZER_LAZY = lazyModulesOf({ handlerFile: 'analyzer.ts', lazyModules: ANALYZER_LAZY_MODULES });
+/** The envelope scanner (lambdas/core/envelope-index.ts), loaded on the first delivery with events. */
+const ENVELOPE_SCANNER = 'envelope-index';
+/** The analyzer's lazy modules as the stack bundles them (its own, the envelope scanner, and the settings' zod schema). */
+const ANALYZER_LAZY = lazyModulesOf({
+  handlerFile: 'analyzer.ts',
+  lazyModules: ANALYZER_LAZY_MODULES,
+  lazyCoreModules: ANALYZER_LAZY_CORE_MODULES,
+});
 
 interface ColdRun {
   /** CPU time of the require of the bundle. */
@@ -809,6 +834,11 @@ const coldStart: Section = {
         );
         return dirs.map((_, i) => median(rounds.map((round) => round[i]!)));
       };
+      const [scannerMs] = halfMs([ENVELOPE_SCANNER], [join(shipped, '..')]) as [number];
+      report(
+        'first delivery with events: import CPU of the envelope scanner vs empty',
+        `${ratio(scannerMs / of('empty', 'importMs'))} (${scannerMs.toFixed(1)} ms)`,
+      );
       const [coreMs] = halfMs([CLASSIFIER_HALF], [join(shipped, '..')]) as [number];
       report(
         'first delivery with log events: import CPU of the classifier half vs empty',
@@ -826,8 +856,8 @@ const coldStart: Section = {
       const kib = (names: readonly string[]) =>
         (names.reduce((sum, name) => sum + statSync(fileOf(name)).size, 0) / 1024).toFixed(0);
       report(
-        'bundle size as shipped: index.js / classifier half / AWS half',
-        `${kib(['index'])} KiB / ${kib([CLASSIFIER_HALF])} KiB / ${kib(AWS_HALF)} KiB`,
+        'bundle size as shipped: index.js / envelope scanner / classifier half / AWS half',
+        `${kib(['index'])} KiB / ${kib([ENVELOPE_SCANNER])} KiB / ${kib([CLASSIFIER_HALF])} KiB / ${kib(AWS_HALF)} KiB`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -835,8 +865,10 @@ const coldStart: Section = {
   },
   method: [
     'Cold start: the analyzer bundled by esbuild with the options of lib/constructs/lambda-function.ts',
-    '(index.js, and files of its own that index.js requires on first use: the classifier half,',
-    'analyzer-core, on the first delivery with log events of a configured cluster; the AWS half,',
+    '(index.js, and files of its own that index.js requires on first use: the envelope scanner,',
+    'envelope-index (lambdas/core/envelope-index.ts, its automaton and generated fragments), on the',
+    'first delivery with events; the classifier half, analyzer-core, on the first delivery with log',
+    'events of a configured cluster; the AWS half,',
     'analyzer-aws, on the first batch with an incident; zod, settings-schema, only for a settings file',
     'the fast check refuses; index.js and the classifier half load node:crypto on its first call,',
     'through lambdas/shared/deferred-crypto.ts), against an empty bundle, in fresh Node processes',
@@ -848,8 +880,9 @@ const coldStart: Section = {
     'the stream modules before an `-e` script runs (a Lambda runtime has loaded stream, through http,',
     'and not crypto), and the first require of an `-e` script costs about 1 ms more than from a file:',
     'the empty bundle that divides the import figure pays it too. The rejected variants are',
-    'what the bundling choice in lambda-function.ts was measured against. The halves: the CPU of a',
-    'require of that file alone in a fresh process (`node -e`), 7 rounds, medians; the AWS half with the',
+    'what the bundling choice in lambda-function.ts was measured against, and the envelope scanner inside',
+    'index.js as it was before it became a file of its own. The envelope scanner and the halves: the CPU',
+    'of a require of that file alone in a fresh process (`node -e`), 7 rounds, medians; the AWS half with the',
     "SDK's ES build (as shipped) and its CommonJS build alternately.",
   ],
 };

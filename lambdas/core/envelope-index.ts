@@ -1,5 +1,8 @@
+import { EventKind, TIMESTAMP, type EnvelopeHeader, type EnvelopeIndex, type IndexedEvent } from './envelope-events';
 import { ENVELOPE_FRAGMENTS } from './envelope-fragments.generated';
 import { EnvelopeScan } from './envelope-scan';
+
+export { EventKind, type EnvelopeHeader, type EnvelopeIndex, type IndexedEvent };
 
 /**
  * A decoded subscription envelope read from its bytes, without `JSON.parse` of the whole: only the
@@ -30,43 +33,8 @@ import { EnvelopeScan } from './envelope-scan';
 /** What no id or message written the way `JSON.stringify` writes it holds: the event is parsed. */
 export const ANOMALIES: readonly string[] = ['\\u', '\\/', ',"', ':"', '["', '{"', ' "', '\u0001'];
 
-/** One event of an indexed envelope, as the pipeline reads it. */
-export interface IndexedEvent {
-  id: string;
-  timestamp: number;
-  message: string;
-}
-
-/** How an event is read. */
-export const EventKind = {
-  /** No fragment, no anomaly, and a first byte no other test of the prefilter or the assembler needs. */
-  Settled: 0,
-  /** No fragment and no anomaly: its message is its string literal, parsed when read. */
-  Literal: 1,
-  /** A hit in its id or message: parsed as a whole, kept in `parsed`. */
-  Parsed: 2,
-} as const;
-
-/** The header of the document: everything but `logEvents`, parsed. */
-export type EnvelopeHeader = Record<string, unknown>;
-
-export interface EnvelopeIndex {
-  header: EnvelopeHeader;
-  bytes: Uint8Array;
-  /** Events kept (malformed ones are left out, as the whole-document path leaves them out). */
-  count: number;
-  /** Events left out because they are not `{…, message: string}` objects. */
-  malformed: number;
-  kinds: Uint8Array;
-  /** Per event: start of the id, its closing quote, start of the message, its closing quote. */
-  offsets: Int32Array;
-  /** The events parsed as a whole, by index. */
-  parsed: Map<number, IndexedEvent>;
-}
-
 const bytesOf = (text: string) => Buffer.from(text, 'latin1');
 const LOG_EVENTS = bytesOf(',"logEvents":[');
-const TIMESTAMP = '","timestamp":';
 const NEXT_EVENT = '"},{"id":"';
 
 /** Classes of the scanner's patterns: flags an event (a fragment or an anomaly), or structure. */
@@ -279,42 +247,11 @@ export function readEvent(event: unknown): IndexedEvent | undefined {
   };
 }
 
-/** The message of event `i`. */
-export function messageOf(index: EnvelopeIndex, i: number): string {
-  if (index.kinds[i] === EventKind.Parsed) return index.parsed.get(i)!.message;
-  const o = 4 * i;
-  return literal(index.bytes, index.offsets[o + 2]!, index.offsets[o + 3]!);
-}
-
-/** The id of event `i`. */
-export function idOf(index: EnvelopeIndex, i: number): string {
-  if (index.kinds[i] === EventKind.Parsed) return index.parsed.get(i)!.id;
-  const o = 4 * i;
-  return literal(index.bytes, index.offsets[o]!, index.offsets[o + 1]!);
-}
-
-/** The timestamp of event `i`. */
-export function timestampOf(index: EnvelopeIndex, i: number): number {
-  if (index.kinds[i] === EventKind.Parsed) return index.parsed.get(i)!.timestamp;
-  // The digits between the id's `","timestamp":` and `,"message":"`, read as the walk checked them.
-  const o = 4 * i;
-  const bytes = index.bytes;
-  let timestamp = 0;
-  for (let at = index.offsets[o + 1]! + TIMESTAMP.length, end = index.offsets[o + 2]! - 12; at < end; at++) {
-    timestamp = timestamp * 10 + bytes[at]! - 48;
-  }
-  return timestamp;
-}
-
-/** Event `i` as an object, as `JSON.parse` of the whole document gives it. */
-export function eventOf(index: EnvelopeIndex, i: number): IndexedEvent {
-  if (index.kinds[i] === EventKind.Parsed) return index.parsed.get(i)!;
-  return { id: idOf(index, i), timestamp: timestampOf(index, i), message: messageOf(index, i) };
-}
-
-/** The string of a JSON string literal's content, between `start` and its closing quote at `end`. */
-function literal(bytes: Uint8Array, start: number, end: number): string {
-  const text = (bytes as Buffer).toString('utf8', start - 1, end + 1);
-  // Without a backslash, the content is the string itself.
-  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
-}
+/**
+ * The index each decoded document was read from (subscription-payload.ts `envelopeIndexOf`). Here,
+ * not beside the decoder, so that there is one per process: in the analyzer's bundle this file is
+ * one file that index.js and every half beside it require, while each half bundles its own copy of
+ * the decoder (the organisation stream's half decodes its records with its copy, and the pipeline
+ * in index.js reads the documents with another).
+ */
+export const documentIndexes = new WeakMap<object, EnvelopeIndex>();

@@ -1,5 +1,5 @@
 import type { RawMessage } from './assemble';
-import { type EnvelopeIndex, EventKind, idOf, messageOf, timestampOf } from './envelope-index';
+import { type EnvelopeIndex, EventKind, idOf, messageOf, timestampOf } from './envelope-events';
 import { isObject, tryJson } from './json';
 import {
   decodeSubscriptionData,
@@ -210,7 +210,7 @@ export function fromDocument(document: SubscriptionDocument, stats: InputStats):
   return { [Symbol.iterator]: () => new CloudWatchMessages(document) };
 }
 
-/** The messages of a document read from its bytes (envelope-index.ts): each message built when read. */
+/** The messages of a document read from its bytes (envelope-index.ts, read with envelope-events.ts): each message built when read. */
 class IndexedMessages implements Iterator<RawMessage> {
   private index = 0;
 

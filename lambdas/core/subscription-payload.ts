@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type EnvelopeIndex, eventOf, indexEnvelope } from './envelope-index';
+import { type EnvelopeIndex, eventOf } from './envelope-events';
 import { errorMessage } from './error-message';
 import { isObject } from './json';
 
@@ -65,8 +65,6 @@ function outputChunkOf(gzip: Buffer): number {
   return Math.min(Math.max(gzip.readUInt32LE(gzip.length - 4) + 64, 16 * 1024), MAX_DECODED_BYTES);
 }
 
-const indexes = new WeakMap<SubscriptionDocument, EnvelopeIndex>();
-
 /**
  * The document of an envelope laid out as CloudWatch Logs writes it, read from its bytes without
  * parsing it whole (envelope-index.ts): its header as `JSON.parse` gives it, its `logEvents` built
@@ -75,7 +73,8 @@ const indexes = new WeakMap<SubscriptionDocument, EnvelopeIndex>();
  * layout, which is parsed whole.
  */
 function indexedDocument(bytes: Buffer): SubscriptionDocument | undefined {
-  const index = tryIndex(bytes);
+  const scanner = envelopeScanner();
+  const index = tryIndex(scanner, bytes);
   if (!index) return undefined;
   const document = documentOf(index.header, 'DATA_MESSAGE', [], index.malformed);
   let logEvents: CloudWatchLogEvent[] | undefined;
@@ -85,17 +84,17 @@ function indexedDocument(bytes: Buffer): SubscriptionDocument | undefined {
     get: () => (logEvents ??= Array.from({ length: index.count }, (_, i) => eventOf(index, i))),
     set: (events: CloudWatchLogEvent[]) => {
       // Replaced: the events to read are the ones put there, no longer the index's.
-      indexes.delete(document);
+      scanner.documentIndexes.delete(document);
       logEvents = events;
     },
   });
-  indexes.set(document, index);
+  scanner.documentIndexes.set(document, index);
   return document;
 }
 
-function tryIndex(bytes: Buffer): EnvelopeIndex | undefined {
+function tryIndex(scanner: EnvelopeScanner, bytes: Buffer): EnvelopeIndex | undefined {
   try {
-    return indexEnvelope(bytes);
+    return scanner.indexEnvelope(bytes);
   } catch {
     // Never throws, as the whole-document path: that path decides about this document.
     return undefined;
@@ -103,7 +102,27 @@ function tryIndex(bytes: Buffer): EnvelopeIndex | undefined {
 }
 
 /** The index a document was read from by `decodeSubscriptionData`, if it was; undefined for any other document. */
-export const envelopeIndexOf = (document: SubscriptionDocument): EnvelopeIndex | undefined => indexes.get(document);
+export const envelopeIndexOf = (document: SubscriptionDocument): EnvelopeIndex | undefined =>
+  envelopeScanner().documentIndexes.get(document);
+
+type EnvelopeScanner = typeof import('./envelope-index');
+
+/**
+ * The envelope scanner (envelope-index.ts, with its automaton, envelope-scan.ts, and the fragments
+ * it looks for, envelope-fragments.generated.ts: about 49 KiB), required on first use rather than
+ * imported. The analyzer bundles it as a file of its own beside index.js
+ * (lib/constructs/analyzer-function.ts, `ANALYZER_LAZY_CORE_MODULES`): a cold start neither reads nor
+ * compiles it, the first delivery with events does, and builds its automaton then anyway. Inside
+ * index.js it had taken index.js from 146 to 195 KiB and its import from about 4.15 to 4.8–5.1× an
+ * empty bundle; apart, `npm run bench -- cold` measured 4.14× against 4.49× for the scanner inside
+ * index.js in the same run (5.9 against 6.4 ms, load average 1.9), through a first batch without a
+ * finding 66.7 against 66.5 ms. Elsewhere (the CLI, tests) the require is an ordinary one, bundled
+ * inline.
+ */
+function envelopeScanner(): EnvelopeScanner {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./envelope-index') as EnvelopeScanner;
+}
 
 /** Validates an already decoded subscription document (as found in a file or a test fixture). */
 export function toSubscriptionDocument(value: unknown): DecodeResult {

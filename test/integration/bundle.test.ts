@@ -36,6 +36,20 @@ describe('the bundled analyzer', () => {
     expect(readFileSync(join(dir, 'analyzer-core.js'), 'utf8')).toContain('lambdas/core/classify.ts');
   });
 
+  it('keeps the envelope scanner out of the file a cold start loads: one file of its own that every half shares', () => {
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/envelope-scan.ts');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./envelope-index")');
+    expect(readFileSync(join(dir, 'envelope-index.js'), 'utf8')).toContain('lambdas/core/envelope-scan.ts');
+    expect(readFileSync(join(dir, 'envelope-index.js'), 'utf8')).toContain(
+      'lambdas/core/envelope-fragments.generated.ts',
+    );
+    // The organisation stream's half decodes with its own copy of the decoder, and the same scanner.
+    for (const file of ['analyzer-core.js', 'analyzer-aws.js', 'stream-analyzer.js']) {
+      expect(readFileSync(join(dir, file), 'utf8')).not.toContain('lambdas/core/envelope-scan.ts');
+    }
+    expect(readFileSync(join(dir, 'stream-analyzer.js'), 'utf8')).toContain('require("./envelope-index")');
+  });
+
   it('keeps zod out of the file a cold start loads: the settings schema is a file of its own', () => {
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('node_modules/zod/');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./settings-schema")');
@@ -64,6 +78,7 @@ describe('the bundled analyzer', () => {
         .then((result) => process.stdout.write(JSON.stringify({
           outcome: result.outcome,
           loaded: Object.keys(require.cache).filter((file) => /(analyzer-aws|settings-schema)\.js$/.test(file)).length,
+          scanner: Object.keys(require.cache).filter((file) => /envelope-index\.js$/.test(file)).length,
           crypto: process.moduleLoadList.includes('NativeModule crypto'),
         })));`;
     // From stdin, not `-e`: Node 20 loads node:crypto before an `-e` script runs, as it does not for a file.
@@ -81,6 +96,6 @@ describe('the bundled analyzer', () => {
         SETTINGS_FILE: variables.SETTINGS_FILE,
       },
     });
-    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0, crypto: false });
+    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0, scanner: 1, crypto: false });
   });
 });
