@@ -80,14 +80,46 @@ function parseLine(
   source: ObjectRef | undefined,
   describe?: DescribeContext,
 ): LogRecord {
+  const stamp = leadingStamp(input);
+  const cri = stamp > 0 ? criPrefixAfter(input, stamp) : -1;
+  if (cri > 0) return parseAfterCri(input.slice(cri), UNREAD, origin, source, describe);
+  return parseAfterCri(input, stamp, origin, source, describe);
+}
+
+/**
+ * A line inside an envelope (a Fluent Bit record's `log`, a journal entry's message): what
+ * `parseLine(withoutTrailingNewlines(text))` reads, with one slice for the newlines and the CRI
+ * prefix together. The CRI prefix ends with a space and holds no line break, so it is found the same
+ * on the text with or without its trailing line breaks.
+ */
+function parseInnerLine(text: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
+  const end = endWithoutNewlines(text);
+  const stamp = leadingStamp(text);
+  const cri = stamp > 0 ? criPrefixAfter(text, stamp) : -1;
+  if (cri > 0) return parseAfterCri(text.slice(cri, end), UNREAD, origin, source, undefined);
+  return parseAfterCri(end === text.length ? text : text.slice(0, end), UNREAD, origin, source, undefined);
+}
+
+/**
+ * `parseLine` after its CRI prefix. `known` is `leadingStamp(line)` when the caller has it, or
+ * UNREAD: the timestamp that begins a line is read once for the prefixes and the zap console line that all
+ * begin with one.
+ */
+function parseAfterCri(
+  input: string,
+  known: number,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+  describe: DescribeContext | undefined,
+): LogRecord {
   let line = input;
-  const cri = criPrefixEnd(line);
-  if (cri > 0) line = line.slice(cri);
+  let stamp = known;
   if (line.startsWith('[pod/')) {
     const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
     if (kubectlPrefix) {
       source = { kind: 'Pod', name: kubectlPrefix[1]! };
       line = line.slice(kubectlPrefix[0].length);
+      stamp = UNREAD;
     }
   }
   if (mayBePodContainerPrefix(line)) {
@@ -95,49 +127,78 @@ function parseLine(
     if (podPrefix) {
       source = { kind: 'Pod', name: podPrefix[1]! };
       line = line.slice(podPrefix[0].length);
+      stamp = UNREAD;
     }
   }
-  const stamp = timestampBeforeJsonEnd(line);
-  if (stamp > 0) line = line.slice(stamp);
-  const syslog = stamp > 0 || !mayBeSyslogPrefix(line) ? null : SYSLOG_PREFIX.exec(line);
-  if (syslog) {
-    const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
-    return withHost(record, syslog[1]!, syslog[2]!);
+  if (stamp === UNREAD) stamp = leadingStamp(line);
+  if (stamp > 0) {
+    const json = jsonAfterStamp(line, stamp);
+    if (json > 0) return fromTrimmed(line.slice(json), -1, origin, source, describe);
+    const syslog = line.charCodeAt(10) === 84 && mayBeSyslogAfter(line, stamp) ? SYSLOG_PREFIX.exec(line) : null;
+    if (syslog) {
+      const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
+      return withHost(record, syslog[1]!, syslog[2]!);
+    }
+  } else if (isUpper(line.charCodeAt(0)) && line.charCodeAt(3) === 32) {
+    const syslog = SYSLOG_PREFIX.exec(line);
+    if (syslog) {
+      const record = parseLine(line.slice(syslog[0].length), origin, source, describe);
+      return withHost(record, syslog[1]!, syslog[2]!);
+    }
   }
+  return fromTrimmed(line, stamp, origin, source, describe);
+}
 
-  const trimmed = line.trim();
-  if (trimmed.charCodeAt(0) === OPEN_BRACE && trimmed.charCodeAt(trimmed.length - 1) === CLOSE_BRACE) {
+/** The rest of a line, its prefixes gone: JSON when it is an object, else text. */
+function fromTrimmed(
+  line: string,
+  stamp: number,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+  describe: DescribeContext | undefined,
+): LogRecord {
+  let start = 0;
+  let end = line.length;
+  while (start < end && isSpace(line.charCodeAt(start))) start++;
+  while (end > start && isSpace(line.charCodeAt(end - 1))) end--;
+  if (line.charCodeAt(start) === OPEN_BRACE && line.charCodeAt(end - 1) === CLOSE_BRACE) {
+    const trimmed = start === 0 && end === line.length ? line : line.slice(start, end);
     const value = tryJson(trimmed);
     if (isObject(value)) return fromJsonObject(value, trimmed, origin, source);
   }
-  return fromText(line, origin, source, describe);
+  return fromText(line, start, start === 0 ? stamp : UNREAD, origin, source, describe);
 }
 
 const TAB = 9;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
+/** `leadingStamp` not read yet for the line at hand. */
+const UNREAD = -2;
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+const isUpper = (code: number): boolean => code >= 65 && code <= 90;
 const isLowerOrDigit = (code: number): boolean => (code >= 97 && code <= 122) || isDigit(code);
 
 /**
  * The timestamps that begin CRI, zap console, timestamp-before-JSON and ISO syslog lines, read by
- * hand: these run on most lines, where the patterns they replace cost a match array each and were
- * tried in turn on lines none of them fitted. Each function here matches exactly what its pattern
- * (kept in the comment) matches; test/core/parse-fast-path.test.ts holds them to the patterns.
+ * hand, once per line: these run on most lines, where the patterns they replace cost a match array
+ * each and were tried in turn on lines none of them fitted. Each function here matches exactly what
+ * its pattern (kept in the comment) matches; test/core/parse-fast-path.test.ts holds them to the
+ * patterns.
  */
 
 /**
- * Where `\d{4}-\d\d-\d\d[T][0-9:.]+` (`T` or, with `orSpace`, a space before the time) ends at the
- * start of `line`, or -1. `[0-9:.]+` is greedy and nothing after it in any pattern here can begin
- * with one of its characters, so its longest run is the only one that can match.
+ * Where `\d{4}-\d\d-\d\d[T ][0-9:.]+` ends at the start of `line`, or -1. `[0-9:.]+` is greedy and
+ * nothing after it in any pattern here can begin with one of its characters, so its longest run is
+ * the only one that can match. The patterns that want `T` (CRI, syslog, zap console) check
+ * `line.charCodeAt(10)` themselves.
  */
-function stampEnd(line: string, orSpace: boolean): number {
+function leadingStamp(line: string): number {
   for (let i = 0; i < 10; i++) {
     const code = line.charCodeAt(i);
     if (i === 4 || i === 7 ? code !== 45 : !isDigit(code)) return -1;
   }
   const separator = line.charCodeAt(10);
-  if (separator !== 84 && !(orSpace && separator === 32)) return -1;
+  if (separator !== 84 && separator !== 32) return -1;
   let at = 11;
   for (let code = line.charCodeAt(at); isDigit(code) || code === 58 || code === 46; code = line.charCodeAt(++at));
   return at > 11 ? at : -1;
@@ -159,8 +220,13 @@ function zoneEnd(line: string, at: number): number {
 
 /** The length of `^\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:?\d\d)? (?:stdout|stderr) [FP] ` at the start of `line`, or -1. */
 export function criPrefixEnd(line: string): number {
-  const stamp = stampEnd(line, false);
-  if (stamp < 0) return -1;
+  const stamp = leadingStamp(line);
+  return stamp > 0 ? criPrefixAfter(line, stamp) : -1;
+}
+
+/** `criPrefixEnd`, the line's `leadingStamp` (> 0) read already. */
+function criPrefixAfter(line: string, stamp: number): number {
+  if (line.charCodeAt(10) !== 84) return -1;
   const at = zoneEnd(line, stamp);
   if (line.charCodeAt(at) !== 32 || line.charCodeAt(at + 7) !== 32 || line.charCodeAt(at + 9) !== 32) return -1;
   if (!line.startsWith('stdout', at + 1) && !line.startsWith('stderr', at + 1)) return -1;
@@ -173,8 +239,12 @@ export function criPrefixEnd(line: string): number {
  * `\s+` given back cannot help: a shorter run leaves a space where `{` must be).
  */
 export function timestampBeforeJsonEnd(line: string): number {
-  const stamp = stampEnd(line, true);
-  if (stamp < 0) return -1;
+  const stamp = leadingStamp(line);
+  return stamp > 0 ? jsonAfterStamp(line, stamp) : -1;
+}
+
+/** `timestampBeforeJsonEnd`, the line's `leadingStamp` (> 0) read already. */
+function jsonAfterStamp(line: string, stamp: number): number {
   const spaces = line.charCodeAt(stamp) === 90 ? stamp + 1 : stamp;
   let at = spaces;
   while (isSpace(line.charCodeAt(at))) at++;
@@ -203,28 +273,27 @@ export function isSpace(code: number): boolean {
 }
 
 /**
- * Whether POD_CONTAINER_PREFIX can match: a lower-case letter or digit first, and after the second
- * space (the pattern's two names hold none) a digit or `{`.
+ * Whether POD_CONTAINER_PREFIX can match: a first word of lower-case letters, digits, dots and
+ * dashes up to a space (the pod's name; a timestamp's `T` or `:` ends it), and after the second
+ * space (the container's name holds none) a digit or `{`.
  */
 function mayBePodContainerPrefix(line: string): boolean {
-  if (!isLowerOrDigit(line.charCodeAt(0))) return false;
-  const first = line.indexOf(' ');
-  if (first < 0) return false;
+  let first = 0;
+  for (
+    let code = line.charCodeAt(0);
+    isLowerOrDigit(code) || code === 45 || code === 46;
+    code = line.charCodeAt(++first)
+  );
+  if (first === 0 || line.charCodeAt(first) !== 32) return false;
   const second = line.indexOf(' ', first + 1);
   if (second < 0) return false;
   const next = line.charCodeAt(second + 1);
   return isDigit(next) || next === OPEN_BRACE;
 }
 
-/**
- * Whether SYSLOG_PREFIX can match: `Mmm ` (short) first, or an ISO timestamp (short-iso) and the
- * space before the host.
- */
-function mayBeSyslogPrefix(line: string): boolean {
-  const first = line.charCodeAt(0);
-  if (first >= 65 && first <= 90) return line.charCodeAt(3) === 32;
-  const stamp = stampEnd(line, false);
-  return stamp > 0 && line.charCodeAt(zoneEnd(line, stamp)) === 32;
+/** Whether SYSLOG_PREFIX's short-iso form can match a line whose `leadingStamp` is `stamp` (> 0, with `T`). */
+function mayBeSyslogAfter(line: string, stamp: number): boolean {
+  return line.charCodeAt(zoneEnd(line, stamp)) === 32;
 }
 
 /** `text.trim() === ''`, without the copy for the usual line that starts with a visible ASCII character. */
@@ -234,26 +303,41 @@ function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
+/**
+ * A line that is not JSON: klog, zap console, a kubectl event row, or plain text. `from` is where
+ * its first visible character is (the text `line.trimStart()`), `stamp` that text's `leadingStamp`
+ * (or UNREAD).
+ */
 function fromText(
   line: string,
+  from: number,
+  stamp: number,
   origin: RecordOrigin,
   source: ObjectRef | undefined,
   describe?: DescribeContext,
 ): LogRecord {
-  const start = line.trimStart();
+  const start = from === 0 ? line : line.slice(from);
   // Each pattern only where its first characters can be: klog's severity letter and a digit, a zap
   // console line's date or level, and the `Normal` or `Warning` every event row holds.
   const first = start.charCodeAt(0);
-  const klog = isKlogSeverity(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
-  if (klog) {
-    const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
-    return record({ format: 'klog', text: klog[3]!, summary: klog[3]!, level, logger: klog[2]!, source, origin });
+  if (isDigit(first)) {
+    if (stamp === UNREAD) stamp = leadingStamp(start);
+    if (stamp > 0 && start.charCodeAt(10) === 84) {
+      const zap = zapConsoleRecord(start, zoneEnd(start, stamp), origin, source);
+      if (zap) return zap;
+    }
+  } else if (isZapLevelInitial(first)) {
+    const klog = isKlogSeverity(first) && isDigit(start.charCodeAt(1)) ? KLOG.exec(start) : null;
+    if (klog) {
+      const level = ({ I: 'INFO', W: 'WARN', E: 'ERROR', F: 'FATAL' } as const)[klog[1] as 'I' | 'W' | 'E' | 'F'];
+      return record('klog', klog[3]!, klog[3]!, undefined, level, klog[2]!, undefined, undefined, source, origin);
+    }
+    const zap = zapConsoleRecord(start, 0, origin, source);
+    if (zap) return zap;
   }
-  const zap = isDigit(first) || isZapLevelInitial(first) ? zapConsoleLine(start) : undefined;
-  if (zap) return fromZapConsole(zap.time, zap.level, zap.rest, origin, source);
 
   if (!start.includes('Warning') && !start.includes('Normal')) return plain(line, origin, source);
-  const row = GET_EVENTS_ROW.exec(start);
+  const row = mayBeGetEventsRow(start) ? GET_EVENTS_ROW.exec(start) : null;
   if (row) {
     const object = objectFromSlashRef(row[6]!);
     if (row[1] && object) object.namespace = row[1];
@@ -274,7 +358,7 @@ function fromText(
     } else if (withAge) {
       event.component = withAge[2]!;
       message = withAge[3]!;
-      const count = /\(x(\d+) over/.exec(withAge[1]!);
+      const count = REPEAT_COUNT.exec(withAge[1]!);
       if (count) event.count = Number(count[1]);
     }
     if (!event.object && describe?.object) event.object = { ...describe.object };
@@ -282,6 +366,27 @@ function fromText(
   }
   return plain(line, origin, source);
 }
+
+/** The repeat count in a describe row's age, `4m (x31 over 50m)`. */
+const REPEAT_COUNT = /\(x(\d+) over/;
+
+/**
+ * Whether GET_EVENTS_ROW can match: its object column, `[a-zA-Z.]+\/\S+` after a space, needs a `/`
+ * with a run of letters and dots before it that a space (`\s`) begins. A `kubectl describe` row
+ * (`Warning  FailedScheduling  2m  default-scheduler  0/3 nodes …`) usually has none and is decided
+ * without the pattern, which fails slowly on it.
+ */
+function mayBeGetEventsRow(line: string): boolean {
+  for (let slash = line.indexOf('/'); slash >= 0; slash = line.indexOf('/', slash + 1)) {
+    let at = slash;
+    for (let code = line.charCodeAt(at - 1); isLetterOrDot(code); code = line.charCodeAt(--at - 1));
+    if (at < slash && at > 0 && isSpace(line.charCodeAt(at - 1))) return true;
+  }
+  return false;
+}
+
+const isLetterOrDot = (code: number): boolean =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 46;
 
 /** klog's severities: I, W, E, F. */
 const isKlogSeverity = (code: number): boolean => code === 73 || code === 87 || code === 69 || code === 70;
@@ -297,98 +402,115 @@ const ZAP_LEVELS = ['DEBUG', 'INFO', 'WARN', 'WARNING', 'ERROR', 'DPANIC', 'PANI
  * (dotAll) reads it: the time, the level, and the rest after the spaces that follow the level.
  */
 export function zapConsoleLine(line: string): { time: string | undefined; level: string; rest: string } | undefined {
-  const stamp = stampEnd(line, false);
-  if (stamp > 0) {
-    // With a time, the level comes after its spaces; a line that begins with a digit has no other reading.
-    const time = zoneEnd(line, stamp);
-    let at = time;
-    while (isSpace(line.charCodeAt(at))) at++;
-    if (at === time) return undefined;
-    return levelAndRest(line, line.slice(0, time), at);
-  }
-  return levelAndRest(line, undefined, 0);
+  const stamp = leadingStamp(line);
+  const time = stamp > 0 && line.charCodeAt(10) === 84 ? zoneEnd(line, stamp) : 0;
+  const level = zapLevelAfter(line, time);
+  if (level === undefined) return undefined;
+  return { time: time > 0 ? line.slice(0, time) : undefined, level, rest: line.slice(restOf(line, time, level)) };
 }
 
-function levelAndRest(
-  line: string,
-  time: string | undefined,
-  at: number,
-): { time: string | undefined; level: string; rest: string } | undefined {
+/**
+ * The level of a zap console line whose time ends at `time` (0: no time), or undefined when the
+ * line is none. With a time, the level comes after its spaces; a line that begins with a digit has
+ * no other reading.
+ */
+function zapLevelAfter(line: string, time: number): string | undefined {
+  let at = time;
+  if (time > 0) {
+    while (isSpace(line.charCodeAt(at))) at++;
+    if (at === time) return undefined;
+  }
   const initial = line.charCodeAt(at);
   for (const level of ZAP_LEVELS) {
     const end = at + level.length;
-    if (level.charCodeAt(0) !== initial || !isSpace(line.charCodeAt(end)) || !line.startsWith(level, at)) continue;
-    let rest = end + 1;
-    while (isSpace(line.charCodeAt(rest))) rest++;
-    return { time, level, rest: line.slice(rest) };
+    if (level.charCodeAt(0) === initial && isSpace(line.charCodeAt(end)) && line.startsWith(level, at)) return level;
   }
   return undefined;
 }
 
-function plain(line: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
-  const text = line.trim();
-  return record({ format: 'plain', text, summary: text, source, origin });
+/** Where the message of a zap console line begins: after the spaces that follow its level. */
+function restOf(line: string, time: number, level: string): number {
+  let at = time;
+  if (time > 0) while (isSpace(line.charCodeAt(at))) at++;
+  at += level.length + 1;
+  while (isSpace(line.charCodeAt(at))) at++;
+  return at;
 }
 
-function fromZapConsole(
-  time: string | undefined,
-  level: string,
-  rest: string,
+function plain(line: string, origin: RecordOrigin, source: ObjectRef | undefined): LogRecord {
+  const text = line.trim();
+  return record('plain', text, text, undefined, undefined, undefined, undefined, undefined, source, origin);
+}
+
+/**
+ * The record of a zap console line whose time ends at `time` (0: no time), or undefined when the
+ * line is none. Read by positions: the only strings made are the time, the fields' JSON, the
+ * logger and the message.
+ */
+function zapConsoleRecord(
+  line: string,
+  time: number,
   origin: RecordOrigin,
   source: ObjectRef | undefined,
-): LogRecord {
-  let body = rest;
-  let fields: Record<string, unknown> = {};
-  const trailing = trailingJsonObject(rest);
-  if (trailing) {
-    fields = trailing.value;
-    body = rest.slice(0, trailing.index);
-  }
+): LogRecord | undefined {
+  const level = zapLevelAfter(line, time);
+  if (level === undefined) return undefined;
+  const rest = restOf(line, time, level);
+  const trailing = trailingJsonObject(line, rest);
+  const fields = trailing ? trailing.value : {};
+  const bodyEnd = trailing ? trailing.index : line.length;
+  // The body without the spaces that end it; it begins with a visible character (or is empty).
+  let end = bodyEnd;
+  while (end > rest && isSpace(line.charCodeAt(end - 1))) end--;
   let logger: string | undefined;
-  let message = body.trim();
+  let from = rest;
   // The first word (up to a tab or any space) is the logger when it reads as a logger's name, which
   // begins with a lower-case letter.
-  let word = 0;
-  while (word < body.length && !isSpace(body.charCodeAt(word))) word++;
-  const initial = body.charCodeAt(0);
-  if (word > 0 && word < message.length && initial >= 97 && initial <= 122) {
-    const firstToken = body.slice(0, word);
+  let word = rest;
+  while (word < bodyEnd && !isSpace(line.charCodeAt(word))) word++;
+  const initial = line.charCodeAt(rest);
+  if (word > rest && word < end && initial >= 97 && initial <= 122) {
+    const firstToken = line.slice(rest, word);
     if (LOGGER_NAME.test(firstToken)) {
       logger = firstToken;
-      message = body.slice(word).trim();
+      from = word;
+      while (from < end && isSpace(line.charCodeAt(from))) from++;
     }
   }
+  const message = from === 0 && end === line.length ? line : line.slice(from, end);
   const error = typeof fields.error === 'string' ? fields.error : undefined;
-  const summary = error ? `${message}: ${error}` : message;
-  return record({
-    format: 'zap-console',
-    text: joinText(message, error),
-    summary,
-    timeMs: time === undefined ? undefined : parseTimestamp(time),
+  return record(
+    'zap-console',
+    joinText(message, error),
+    error ? `${message}: ${error}` : message,
+    time > 0 ? parseTimestamp(line.slice(0, time)) : undefined,
     level,
     logger,
     fields,
+    undefined,
     source,
     origin,
-  });
+  );
 }
 
-/** Finds a JSON object that ends the line (zap console fields), trying the last few candidates. */
-function trailingJsonObject(text: string): { index: number; value: Record<string, unknown> } | undefined {
+/**
+ * A JSON object that ends the line (zap console fields), at `from` or after it, and where it begins;
+ * the last few candidates are tried.
+ */
+function trailingJsonObject(text: string, from: number): { index: number; value: Record<string, unknown> } | undefined {
   let end = text.length;
-  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
-  if (text.charCodeAt(end - 1) !== CLOSE_BRACE) return undefined;
-  let from = end;
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const index = text.lastIndexOf('{', from - 1);
-    if (index < 0) return undefined;
-    const before = index === 0 ? TAB : text.charCodeAt(index - 1);
+  while (end > from && isSpace(text.charCodeAt(end - 1))) end--;
+  if (end <= from || text.charCodeAt(end - 1) !== CLOSE_BRACE) return undefined;
+  let index = end;
+  for (let attempt = 0; attempt < 6 && index > from; attempt++) {
+    index = text.lastIndexOf('{', index - 1);
+    if (index < from) return undefined;
+    const before = index === from ? TAB : text.charCodeAt(index - 1);
     // zap writes its fields after a tab; a `{` after another space is more often an inner object.
     if (isSpace(before) && (before === TAB || !closesEarly(text, index, end))) {
       const value = tryJson(text.slice(index, end));
       if (isObject(value)) return { index, value };
     }
-    from = index;
   }
   return undefined;
 }
@@ -429,18 +551,17 @@ function fromJsonObject(
   source: ObjectRef | undefined,
 ): LogRecord {
   // Fluent Bit record: the container line is in `log`, merged JSON in `log_processed` or `data`.
-  if (
-    typeof value.log === 'string' ||
-    (isObject(value.kubernetes) && (isObject(value.log_processed) || isObject(value.data)))
-  ) {
-    const pod = fluentBitSource(value.kubernetes) ?? source;
+  const log = value.log;
+  const kubernetes = value.kubernetes;
+  if (typeof log === 'string' || (isObject(kubernetes) && (isObject(value.log_processed) || isObject(value.data)))) {
+    const pod = fluentBitSource(kubernetes) ?? source;
     const merged = isObject(value.log_processed) ? value.log_processed : isObject(value.data) ? value.data : undefined;
     if (merged && !isEvent(merged)) return fromJsonObject(merged, raw, origin, pod);
-    if (typeof value.log === 'string') return parseLine(withoutTrailingNewlines(value.log), origin, pod);
+    if (typeof log === 'string') return parseInnerLine(log, origin, pod);
   }
   if (isEvent(value)) return fromEventObject(value, origin, source);
   const journal = journalLine(value);
-  if (journal) return withHost(parseLine(journal.message, origin, source), journal.host, journal.unit);
+  if (journal) return withHost(parseInnerLine(journal.message, origin, source), journal.host, journal.unit);
   const message = stringOf(value.message) ?? stringOf(value.msg);
   const error = stringOf(value.error) ?? stringOf(value.err);
   const level = value.level;
@@ -454,19 +575,21 @@ function fromJsonObject(
         if (caused !== undefined && !(error ?? '').includes(caused)) text = joinText(text, caused);
       }
     }
-    return record({
-      format: 'zap-json',
+    const logger = value.logger;
+    return record(
+      'zap-json',
       text,
-      summary: error ? `${message ?? ''}: ${error}` : (message ?? text),
-      timeMs: epochMsOf(value.time ?? value.ts),
-      level: typeof level === 'string' ? upperCaseLevel(level) : undefined,
-      logger: typeof value.logger === 'string' ? value.logger : undefined,
-      fields: value,
+      error ? `${message ?? ''}: ${error}` : (message ?? text),
+      epochMsOf(value.time ?? value.ts),
+      typeof level === 'string' ? upperCaseLevel(level) : undefined,
+      typeof logger === 'string' ? logger : undefined,
+      value,
+      undefined,
       source,
       origin,
-    });
+    );
   }
-  return record({ format: 'plain', text: raw, summary: raw, source, origin });
+  return record('plain', raw, raw, undefined, undefined, undefined, undefined, undefined, source, origin);
 }
 
 /** `level.toUpperCase()`, without a new string for the levels zap writes (`error`, `info`, …). */
@@ -489,7 +612,8 @@ function upperCaseLevel(level: string): string {
  * A host log record as Container Insights ships it: the journal of kubelet.service and friends to
  * `/aws/containerinsights/<cluster>/dataplane` (`hostname`, `systemd_unit`, `message`, renamed from
  * `_HOSTNAME`, `_SYSTEMD_UNIT`, `MESSAGE`), /var/log/messages to `.../host` (`host`, `ident`,
- * `message`). Its message is a line in its own right (klog, zap console, plain text).
+ * `message`). Its message is a line in its own right (klog, zap console, plain text), line breaks
+ * that end it included.
  */
 function journalLine(value: Record<string, unknown>): { message: string; host?: string; unit?: string } | undefined {
   if ('level' in value || 'logger' in value) return undefined;
@@ -501,7 +625,7 @@ function journalLine(value: Record<string, unknown>): { message: string; host?: 
     stringOf(value.ident);
   if (message === undefined || unit === undefined) return undefined;
   return {
-    message: withoutTrailingNewlines(message),
+    message,
     host: stringOf(value.hostname) ?? stringOf(value._HOSTNAME) ?? stringOf(value.host),
     unit,
   };
@@ -510,7 +634,18 @@ function journalLine(value: Record<string, unknown>): { message: string; host?: 
 /** The record of a host's line, with the host and the writing unit kept as fields (a host is a node's name). */
 function withHost(parsed: LogRecord, host: string | undefined, unit: string | undefined): LogRecord {
   const fields = { ...parsed.fields, ...(host ? { hostname: host } : {}), ...(unit ? { unit } : {}) };
-  return record({ ...parsed, fields });
+  return record(
+    parsed.format,
+    parsed.text,
+    parsed.summary,
+    parsed.timeMs,
+    parsed.level,
+    parsed.logger,
+    fields,
+    parsed.event,
+    parsed.source,
+    parsed.origin,
+  );
 }
 
 function isEvent(value: Record<string, unknown>): boolean {
@@ -580,34 +715,27 @@ function eventRecord(
   const reason = event.reason ?? '';
   const summary = reason ? `${event.type ? `${event.type} ` : ''}${reason}: ${message}` : message;
   const level = event.type === 'Warning' ? 'WARN' : 'INFO';
-  return record({ format, text: joinText(reason, message), summary, timeMs, level, event, source, origin });
+  return record(format, joinText(reason, message), summary, timeMs, level, undefined, undefined, event, source, origin);
 }
 
 /**
- * Every record is built here, with the same members in the same order whichever shape it came in
- * (absent ones undefined): the stages after parsing read records of one hidden class.
- */
-/** What a parser knows of a record; `record` fills in the rest. */
-type RecordParts = Pick<LogRecord, 'format' | 'text' | 'summary' | 'origin'> &
-  Partial<Pick<LogRecord, 'timeMs' | 'level' | 'logger' | 'fields' | 'event' | 'source'>>;
-
-/**
  * Every record in one shape: the same members in the same order, absent ones undefined (`fields`
- * empty), so the stages after parsing see one hidden class whatever the input's format.
+ * empty), so the stages after parsing see one hidden class whatever the input's format. Arguments
+ * in that order rather than an object of parts: no object built per record only to be read here.
  */
-function record(parts: RecordParts): LogRecord {
-  return {
-    format: parts.format,
-    text: parts.text,
-    summary: parts.summary,
-    timeMs: parts.timeMs,
-    level: parts.level,
-    logger: parts.logger,
-    fields: parts.fields ?? {},
-    event: parts.event,
-    source: parts.source,
-    origin: parts.origin,
-  };
+function record(
+  format: LogRecord['format'],
+  text: string,
+  summary: string,
+  timeMs: number | undefined,
+  level: string | undefined,
+  logger: string | undefined,
+  fields: LogRecord['fields'] | undefined,
+  event: EventInfo | undefined,
+  source: ObjectRef | undefined,
+  origin: RecordOrigin,
+): LogRecord {
+  return { format, text, summary, timeMs, level, logger, fields: fields ?? {}, event, source, origin };
 }
 
 /** Notes the object a `kubectl describe` block is about, from its Name/Namespace/Kind header lines. */
@@ -683,13 +811,19 @@ const stringOf = (value: unknown): string | undefined => (typeof value === 'stri
 
 /** The text without the line breaks that end it (no regex: this runs on every line). */
 export function withoutTrailingNewlines(text: string): string {
+  const end = endWithoutNewlines(text);
+  return end === text.length ? text : text.slice(0, end);
+}
+
+/** Where the line breaks that end the text begin (its length when there are none). */
+function endWithoutNewlines(text: string): number {
   let end = text.length;
   while (end > 0) {
     const code = text.charCodeAt(end - 1);
     if (code !== 10 && code !== 13) break;
     end--;
   }
-  return end === text.length ? text : text.slice(0, end);
+  return end;
 }
 
 /**

@@ -279,6 +279,79 @@ describe('parseMessage, fast paths', () => {
     );
   });
 
+  it('property: lines at the edges of the one-read timestamp, the row and pod-name checks give the reference record', () => {
+    // Each check decides from a few characters whether a pattern is tried: a `/` with letters and a
+    // space before it (kubectl get events' object column), a first word of pod-name characters up to
+    // a space, a timestamp read once for the CRI, JSON, syslog and zap console readers. These pieces
+    // sit right at those edges, and the line goes through every envelope, Fluent Bit's with line
+    // breaks of every kind after it.
+    const edge = fc.constantFrom(
+      '/',
+      'a/b',
+      ' pod/x',
+      '\u00a0pod/x',
+      '\tnode/ip-1',
+      '"pod/x"',
+      '0/3',
+      '.x/y',
+      'Pod.v1/x',
+      'x-1/y',
+      '/pod/x',
+      'web-6f7c9d8b4-x2x2x',
+      'Web-6f7c9d8b4-x2x2x',
+      '-6f7c9d8b4-x2x2x',
+      'web.6f7c9d8b4-x2x2x',
+      'web_6f7c9d8b4-x2x2x',
+      'app',
+      'app-1',
+      '2024-01-02T03:04:05.1Z',
+      '2024-01-02 03:04:05',
+      '2024-01-02T03:04:05+0100',
+      '2024-01-02T03:04:05',
+      'stdout F',
+      'stderr P',
+      'Jan  2 15:04:05',
+      'ip-10-0-1-2',
+      'kubelet[12]:',
+      'Warning',
+      'Normal',
+      'FailedScheduling',
+      '4m (x2 over 9m)',
+      'ERROR',
+      'controller',
+      '{"a":1}',
+      '{"error":"e"}',
+      '{',
+      '}',
+    );
+    const gap = fc.constantFrom(' ', '  ', '\t', '', '\u00a0');
+    const edgeLine = fc
+      .array(fc.tuple(edge, gap), { minLength: 1, maxLength: 8 })
+      .map((parts) => parts.map(([p, g]) => p + g).join(''));
+    const ending = fc.constantFrom('', '\n', '\r\n', '\n\n', '\r', ' \n');
+    const inFluentBit = fc
+      .tuple(
+        fc.constantFrom('', '2026-11-28T02:20:49.824913Z stdout F ', '2026-11-28T02:20:49Z stderr P '),
+        edgeLine,
+        ending,
+      )
+      .map(([cri, inner, end]) =>
+        JSON.stringify({ log: `${cri}${inner}${end}`, kubernetes: { pod_name: 'p', namespace_name: 'n' } }),
+      );
+    const inJournal = fc
+      .tuple(edgeLine, ending)
+      .map(([inner, end]) => JSON.stringify({ systemd_unit: 'kubelet.service', message: `${inner}${end}` }));
+    const anyLine = fc.oneof(
+      fc.tuple(fc.constantFrom(...ENVELOPES), edgeLine).map(([envelope, inner]) => envelope(inner)),
+      inFluentBit,
+      inJournal,
+    );
+    fc.assert(
+      fc.property(fc.array(anyLine, { minLength: 1, maxLength: 4 }), (lines) => expectSameAsReference(lines)),
+      { numRuns: 5000 },
+    );
+  });
+
   // The prefixes and the zap console line, read by hand, against the reference's own patterns.
   const referencePattern = (source: string): RegExp => {
     const pattern = REFERENCE_PATTERNS.find((p) => p.source === source);
