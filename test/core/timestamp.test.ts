@@ -115,3 +115,28 @@ describe('epochMsOf', () => {
     expect(isoOf(epochMsOf(1612205335.409803)!)).toBe('2021-02-01T18:48:55.409Z');
   });
 });
+
+describe('isoOf', () => {
+  it("property: writes what Date's toISOString writes, for any time a Date holds and beyond", () => {
+    const times = fc.oneof(
+      fc.integer({ min: 1_500_000_000_000, max: 2_000_000_000_000 }),
+      fc.integer({ min: -62_167_219_200_000 - 86_400_000, max: 253_402_300_799_999 + 86_400_000 }),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+      fc.constantFrom(0, -1, 1, -0, 951_782_400_000, 951_868_799_999, 4_107_542_400_000, -62_167_219_200_000),
+      fc.constantFrom(-62_167_219_200_001, 253_402_300_799_999, 253_402_300_800_000, 8.64e15, -8.64e15),
+      fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(times, (ms) => {
+        expect(isoOf(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 50_000 },
+    );
+  });
+
+  it('throws as Date does for a time no Date holds', () => {
+    for (const ms of [Number.NaN, 8.64e15 + 1, Number.POSITIVE_INFINITY]) {
+      expect(() => isoOf(ms)).toThrow(RangeError);
+    }
+  });
+});
