@@ -13,9 +13,30 @@ export function sanitizeLine(text: string, max = 1000): string {
   return truncate(clean, max);
 }
 
-/** Cuts text to `max` characters (code points), marking the cut with an ellipsis. */
+/**
+ * Cuts text to `max` characters (code points), marking the cut with an ellipsis. Code points are
+ * counted in place, as the string iterator reads them (a surrogate pair is one, a lone surrogate is
+ * one), not by an array of the whole text: evidence is cut from summaries of any length.
+ */
 export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
+  const length = text.length;
+  if (length <= max) return text;
+  if (!Number.isInteger(max) || max < 1) return truncateByArray(text, max);
+  const kept = max - 1;
+  let points = 0;
+  let cut = 0;
+  for (let i = 0; i < length; points++) {
+    if (points === kept) cut = i;
+    // The text has more than `max` code points: cut it after the first `kept`.
+    if (points === max) return `${text.slice(0, cut)}…`;
+    const code = text.charCodeAt(i);
+    i += code >= 0xd800 && code <= 0xdbff && i + 1 < length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return text;
+}
+
+/** `truncate` for a limit that is not a whole number of at least 1, as it always was. */
+function truncateByArray(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
   return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;

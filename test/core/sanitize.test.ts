@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { asciiOnly, escapeMarkdown, sanitizeLine, truncate } from '../../lambdas/core/sanitize';
 
 describe('sanitize', () => {
@@ -22,5 +23,42 @@ describe('sanitize', () => {
     const subject = asciiOnly(`CRITICAL ✓ ${'x'.repeat(200)}\r\n`, 99);
     expect(subject).toMatch(/^[\x20-\x7e]{1,99}$/);
     expect(subject.endsWith('...')).toBe(true);
+  });
+});
+
+/** `truncate` as it was: an array of the text's code points (the string iterator's), cut and joined. */
+function truncateByArray(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+}
+
+describe('truncate counted in place', () => {
+  /** Text of ASCII, two-unit code points, and lone or reversed surrogates, which count one each. */
+  const unit = fc.oneof(
+    fc.constantFrom('a', ' ', 'é', '😀', '\ud83d', '\ude00', '\ude00\ud83d', '𝄞', '\u0000'),
+    fc.string({ maxLength: 3 }),
+  );
+  const text = fc.array(unit, { maxLength: 40 }).map((parts) => parts.join(''));
+
+  it('property: cuts where the array of code points cut, for any limit', () => {
+    const max = fc.oneof(fc.integer({ min: -2, max: 45 }), fc.double({ min: -2, max: 45, noNaN: false }));
+    fc.assert(
+      fc.property(text, max, (text, max) => {
+        expect(truncate(text, max)).toBe(truncateByArray(text, max));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('property: the same for long text cut at the evidence and message limits', () => {
+    const long = fc.array(unit, { minLength: 150, maxLength: 1400 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(long, fc.constantFrom(200, 600, 1000, 1200), (text, max) => {
+        expect(truncate(text, max)).toBe(truncateByArray(text, max));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
