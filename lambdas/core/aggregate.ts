@@ -100,8 +100,8 @@ interface IncidentState {
   workloads?: Set<string>;
   /** The record summaries the evidence was drawn from (until the evidence is full). */
   evidenceSummaries?: string[];
-  /** The highest count seen of each Kubernetes event, by event identity, most recently counted last. */
-  eventCounts?: Map<string, number>;
+  /** The highest count seen of each Kubernetes event the incident counted (`EventCounts`). */
+  eventCounts?: EventCounts;
   /** What `add` returns for a signal that neither opened the incident nor grew it: most signals. */
   unchanged: IncidentChange;
 }
@@ -280,31 +280,107 @@ function addCauses(incident: Incident, causes: readonly RuleId[]): void {
  * sum of the copies' counts nor the number of lines.
  */
 function weightOf(state: IncidentState, record: LogRecord): number {
-  const identity = eventIdentityOf(record);
-  if (identity === undefined) return 1;
-  const count = record.event?.count ?? 1;
-  const counts = (state.eventCounts ??= new Map());
-  const previous = counts.get(identity);
-  const seen = previous ?? 0;
-  if (count <= seen) return 0;
-  // Deleted first, so the map stays in the order events were last counted (newest last).
-  if (previous !== undefined) counts.delete(identity);
-  counts.set(identity, count);
-  if (counts.size > MAX_REMEMBERED) counts.delete(counts.keys().next().value!);
-  return count - seen;
+  const event = record.event;
+  if (event === undefined) return 1;
+  // The identity of `eventIdentityOf`, looked up by its uid or name alone (no string built per copy).
+  const uid = event.uid;
+  const name = event.name;
+  if (uid) return (state.eventCounts ??= new EventCounts()).weigh(IdentityKind.Uid, uid, event.count ?? 1);
+  if (name) return (state.eventCounts ??= new EventCounts()).weigh(IdentityKind.Name, name, event.count ?? 1);
+  if (event.count === undefined) return 1;
+  const identity = eventIdentityOf(record)!;
+  return (state.eventCounts ??= new EventCounts()).weigh(IdentityKind.Object, identity, event.count);
+}
+
+/** What an event's identity (`eventIdentityOf`) is made of: its uid, its name, or its object and message. */
+const enum IdentityKind {
+  Uid,
+  Name,
+  Object,
+}
+
+/** The highest count of an event, and when it was last raised (the incident's count of raises). */
+interface EventSeen {
+  count: number;
+  order: number;
+}
+
+/**
+ * The highest count seen of each event of one incident, by identity (`eventIdentityOf`): one map per
+ * kind of identity, keyed by the uid, the name or the whole object identity, so that a copy is
+ * looked up by a string it already has. Each map is in the order its events were last raised
+ * (newest last); `order` puts the three in one order, which is what a single map of identities kept:
+ * past MAX_REMEMBERED the event raised longest ago is forgotten, and `eventCountsOf` lists the newest.
+ */
+class EventCounts {
+  private readonly maps: [Map<string, EventSeen>, Map<string, EventSeen>, Map<string, EventSeen>] = [
+    new Map(),
+    new Map(),
+    new Map(),
+  ];
+  private raised = 0;
+
+  /** What a copy of the event `key` (of `kind`) with `count` adds: the rise over the highest count seen. */
+  weigh(kind: IdentityKind, key: string, count: number): number {
+    const map = this.maps[kind];
+    const previous = map.get(key);
+    const seen = previous === undefined ? 0 : previous.count;
+    if (count <= seen) return 0;
+    // Deleted first, so the map stays in the order its events were last raised (newest last).
+    if (previous !== undefined) map.delete(key);
+    map.set(key, { count, order: this.raised++ });
+    if (this.size() > MAX_REMEMBERED) this.forgetOldest();
+    return count - seen;
+  }
+
+  /** The counts of the uniquely named events (uid, name), most recently raised last (`Incident.eventCounts`). */
+  named(): EventCount[] | undefined {
+    const [uids, names] = this.maps;
+    if (uids.size === 0 && names.size === 0) return undefined;
+    const byUid = [...uids];
+    const byName = [...names];
+    const kept: EventCount[] = [];
+    // Both lists newest last: merged from their ends, newest first, as a single map was walked.
+    let u = byUid.length - 1;
+    let n = byName.length - 1;
+    while ((u >= 0 || n >= 0) && kept.length < MAX_EVENT_COUNTS) {
+      if (n < 0 || (u >= 0 && byUid[u]![1].order > byName[n]![1].order)) {
+        const [uid, seen] = byUid[u--]!;
+        kept.push([eventKeyOf(`uid\u0000${uid}`)!, seen.count]);
+      } else {
+        const [name, seen] = byName[n--]!;
+        kept.push([eventKeyOf(`name\u0000${name}`)!, seen.count]);
+      }
+    }
+    return kept.reverse();
+  }
+
+  private size(): number {
+    return this.maps[0].size + this.maps[1].size + this.maps[2].size;
+  }
+
+  /** Forgets the event raised longest ago: the first of one of the three maps. */
+  private forgetOldest(): void {
+    let oldest: Map<string, EventSeen> | undefined;
+    let oldestKey = '';
+    let oldestOrder = Infinity;
+    for (const map of this.maps) {
+      for (const [key, seen] of map) {
+        if (seen.order < oldestOrder) {
+          oldest = map;
+          oldestKey = key;
+          oldestOrder = seen.order;
+        }
+        break;
+      }
+    }
+    oldest?.delete(oldestKey);
+  }
 }
 
 /** The counts of the incident's uniquely named events, most recently counted last (`Incident.eventCounts`). */
 function eventCountsOf(state: IncidentState): EventCount[] | undefined {
-  const counts = state.eventCounts;
-  if (!counts) return undefined;
-  const kept: EventCount[] = [];
-  const identities = [...counts.keys()];
-  for (let i = identities.length - 1; i >= 0 && kept.length < MAX_EVENT_COUNTS; i--) {
-    const key = eventKeyOf(identities[i]!);
-    if (key !== undefined) kept.push([key, counts.get(identities[i]!)!]);
-  }
-  return kept.length > 0 ? kept.reverse() : undefined;
+  return state.eventCounts?.named();
 }
 
 /** What one signal did to its incident. */

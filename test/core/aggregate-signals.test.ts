@@ -166,3 +166,58 @@ describe('aggregation of generated signal streams', () => {
     );
   });
 });
+
+describe('event counts past what an incident remembers', () => {
+  const signalOf = (kind: string, n: number, count: number): Signal => {
+    const event: NonNullable<LogRecord['event']> =
+      kind === 'uid'
+        ? { uid: `u-${n}`, count }
+        : kind === 'name'
+          ? { name: `shop/e-${n}`, count }
+          : { object: { kind: 'Pod', namespace: 'shop', name: `web-${n}` }, count, type: 'Warning' };
+    return {
+      rule: 'oom-killed',
+      entities: {},
+      record: { format: 'k8s-event', text: 'OOMKilled', summary: 'OOMKilled', fields: {}, origin: {}, event },
+    };
+  };
+
+  it('property: forgets the events raised longest ago across uids, names and objects, as the reference does', () => {
+    // One incident, more distinct events than MAX_REMEMBERED (10,000) of the three kinds of identity
+    // interleaved, some raised again on the way (moved to the newest); then every one of them again,
+    // in another order, some raised: those forgotten count in full again, so which were forgotten
+    // shows in the occurrences, and the newest in the event counts.
+    const kinds = fc.array(fc.constantFrom('uid', 'name', 'object'), { minLength: 10_050, maxLength: 10_300 });
+    const plan = kinds.chain((kinds) =>
+      fc.tuple(
+        fc.constant(kinds),
+        fc.array(fc.tuple(fc.nat(kinds.length - 1), fc.integer({ min: 1, max: 3 })), { maxLength: 300 }),
+        fc.shuffledSubarray(
+          kinds.map((_, i) => i),
+          { minLength: kinds.length },
+        ),
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: kinds.length, maxLength: kinds.length }),
+      ),
+    );
+    fc.assert(
+      fc.property(plan, ([kinds, raises, again, counts]) => {
+        const signals: Signal[] = [];
+        kinds.forEach((kind, n) => {
+          signals.push(signalOf(kind, n, 1));
+          // A raise of an earlier event on the way.
+          const raise = raises[n];
+          if (raise) signals.push(signalOf(kinds[raise[0]]!, raise[0], 1 + raise[1]));
+        });
+        for (const n of again) signals.push(signalOf(kinds[n]!, n, counts[n]!));
+        const fast = new Aggregator('prod');
+        const reference = new ReferenceAggregator('prod');
+        for (const signal of signals) {
+          fast.add(signal);
+          reference.add(signal);
+        }
+        expect(JSON.stringify(fast.incidentsFound())).toBe(JSON.stringify(reference.incidentsFound()));
+      }),
+      { numRuns: 3, endOnFailure: true },
+    );
+  });
+});
