@@ -110,6 +110,8 @@ interface IncidentState {
 interface RuleIncidents {
   keying: Keying;
   byKey: Map<string | undefined, IncidentState>;
+  /** Signals of the rule added. */
+  signals: number;
 }
 
 /** Severities from the most severe down: the order `incidentsFound` sorts by. */
@@ -135,7 +137,10 @@ export class Aggregator {
   add(signal: Signal): IncidentChange {
     const { rule, entities, record } = signal;
     let incidents = this.byRule.get(rule);
-    if (incidents === undefined) this.byRule.set(rule, (incidents = { keying: keyingOf(rule), byKey: new Map() }));
+    if (incidents === undefined) {
+      this.byRule.set(rule, (incidents = { keying: keyingOf(rule), byKey: new Map(), signals: 0 }));
+    }
+    incidents.signals++;
     const keyValue = keyValueOf(incidents.keying, entities);
     let state = incidents.byKey.get(keyValue);
     let opened = false;
@@ -231,6 +236,13 @@ export class Aggregator {
     const eventCounts = eventCountsOf(state);
     if (eventCounts) snapshot.eventCounts = eventCounts;
     return snapshot;
+  }
+
+  /** Signals added, by rule, in the order each rule was first added (`AnalysisStats.signalsByRule`). */
+  signalsByRule(): Partial<Record<RuleId, number>> {
+    const counts: Partial<Record<RuleId, number>> = {};
+    for (const [rule, incidents] of this.byRule) counts[rule] = incidents.signals;
+    return counts;
   }
 
   addAll(signals: Iterable<Signal>): this {

@@ -81,8 +81,6 @@ export class StreamingAnalyzer {
     resolvedSignals: 0,
     signalsByRule: {},
   };
-  /** Signals by rule, in the order the rules were first counted (`stats.signalsByRule` when read). */
-  private readonly signalsByRule = new Map<RuleId, number>();
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
   // counted but never parsed; placements (and launch rounds, when followed) are parsed, as they
   // resolve scheduling failures.
@@ -165,7 +163,8 @@ export class StreamingAnalyzer {
         ...this.stats,
         records: this.stats.records + this.prefilter.skipped,
         resolvedSignals: this.resolutions.resolved,
-        signalsByRule: Object.fromEntries(this.signalsByRule),
+        // The aggregator counts each rule's signals as it adds them: every signal counted is added.
+        signalsByRule: this.aggregator.signalsByRule(),
       },
       unrecognised: this.unrecognised.result(),
     };
@@ -193,7 +192,6 @@ export class StreamingAnalyzer {
 
   private count(signal: Signal): void {
     this.stats.signals++;
-    this.signalsByRule.set(signal.rule, (this.signalsByRule.get(signal.rule) ?? 0) + 1);
     const change = this.aggregator.add(signal);
     if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
   }
