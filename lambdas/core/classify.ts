@@ -26,8 +26,15 @@ import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 interface Tables {
   /** Each log rule's recognition under its id: the data every index below is built from (lambdas/core/rules). */
   matchers: Array<LogRule['recognition'] & { rule: RuleId }>;
+  /**
+   * The log rules' ids; the tables below name a rule by its index here (a number, kept in a list
+   * reused from record to record instead of a set made for each).
+   */
+  ruleIds: readonly RuleId[];
+  /** Rule id → its index in `ruleIds`. */
+  ruleIndex: ReadonlyMap<RuleId, number>;
   /** Rules that describe why a pod could not be scheduled; for a Karpenter pod they are one cause. */
-  schedulingRules: ReadonlySet<RuleId>;
+  schedulingRules: readonly number[];
   /** Condition type → the rules it means, each narrowed or not to involved-object kinds. */
   conditions: Map<
     string,
@@ -43,9 +50,9 @@ interface Tables {
   /** Pattern → 1 when it is a rule's fragment (not only an entity gate). */
   isFragment: Uint8Array;
   /** Pattern → the clauses it is the first fragment of (a clause can only hold when it was found), each as its fragments' indexes. */
-  clausesByFirstFragment: Array<Array<{ rule: RuleId; clause: readonly number[] }> | undefined>;
+  clausesByFirstFragment: Array<Array<{ rule: number; clause: readonly number[] }> | undefined>;
   /** Pattern → the rules' patterns it gates. */
-  patternsByGate: Array<Array<{ rule: RuleId; pattern: RegExp }> | undefined>;
+  patternsByGate: Array<Array<{ rule: number; pattern: RegExp }> | undefined>;
   /** The patterns of TRANSITION_GATES. */
   transitionGates: readonly number[];
   /** Pattern → the condition it states when it is one of NODE_CONDITION_PHRASES. */
@@ -56,9 +63,12 @@ interface Tables {
   specificCapacityFragments: Uint8Array;
   /** The fragments that tell a record may classify: what the prefilters look for (`prefilterLists`). */
   telling: readonly string[];
-  specificCapacityCauses: readonly RuleId[];
+  specificCapacityCauses: readonly number[];
   /** Rule → the more general rules it replaces on the same record (`recognition.supersedes`). */
-  supersedes: Map<RuleId, readonly RuleId[]>;
+  supersedes: Array<readonly number[] | undefined>;
+  /** The indexes of karpenter-controller-unschedulable and insufficient-instance-capacity. */
+  controllerUnschedulable: number;
+  insufficientCapacity: number;
 }
 
 let tablesMemo: Tables | undefined;
@@ -117,12 +127,31 @@ function buildTables(): Tables {
     for (const pattern of wanted) table[index(pattern)] = 1;
     return table;
   };
+  // Every rule the classifier can name: the log rules, and those it adds or removes by name.
+  const ruleIds = [
+    ...new Set<RuleId>([
+      ...matchers.map((m) => m.rule),
+      ...matchers.flatMap((m) => m.supersedes ?? []),
+      'karpenter-controller-unschedulable',
+      'insufficient-instance-capacity',
+    ]),
+  ];
+  const ruleIndex = new Map(ruleIds.map((rule, index) => [rule, index]));
+  const ruleOf = (rule: RuleId): number => ruleIndex.get(rule)!;
+  /** Rule index → what `entries` put under its id (the last entry for it). */
+  const byRule = <T>(entries: Array<readonly [RuleId, T]>): Array<T | undefined> => {
+    const table = new Array<T | undefined>(ruleIds.length).fill(undefined);
+    for (const [rule, value] of entries) table[ruleOf(rule)] = value;
+    return table;
+  };
   const capacityFragments = matchers
     .filter((m) => m.rule === 'insufficient-instance-capacity')
     .flatMap((m) => m.clauses.flat());
   return {
     matchers,
-    schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
+    ruleIds,
+    ruleIndex,
+    schedulingRules: [...new Set(matchers.filter((matcher) => matcher.schedulingReason).map((m) => ruleOf(m.rule)))],
     conditions,
     fragments,
     // Complete rows only near the root (45 KB, not 1.5 MB): between one record's scan and the next the
@@ -133,26 +162,30 @@ function buildTables(): Tables {
     clausesByFirstFragment: byPattern([
       ...groupBy(
         matchers.flatMap((matcher) =>
-          matcher.clauses.map((clause) => ({ rule: matcher.rule, clause: clause.map(index) })),
+          matcher.clauses.map((clause) => ({ rule: ruleOf(matcher.rule), clause: clause.map(index) })),
         ),
         ({ clause }) => patterns[clause[0]!]!,
       ),
     ]),
-    patternsByGate: byPattern([
-      ...groupBy(
-        matchers.flatMap((matcher) =>
-          (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+    patternsByGate: byPattern(
+      [
+        ...groupBy(
+          matchers.flatMap((matcher) =>
+            (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: ruleOf(matcher.rule), gate, pattern })),
+          ),
+          ({ gate }) => gate,
         ),
-        ({ gate }) => gate,
-      ),
-    ]),
+      ].map(([gate, entries]) => [gate, entries.map(({ rule, pattern }) => ({ rule, pattern }))] as const),
+    ),
     transitionGates: TRANSITION_GATES.map(index),
     conditionPhrases: byPattern(Object.entries(NODE_CONDITION_PHRASES)),
     schedulingFailureFragments: SCHEDULING_FAILURE_FRAGMENTS.map(index),
     specificCapacityFragments: flags(capacityFragments.filter((fragment) => !GENERIC_CAPACITY.has(fragment))),
     telling,
-    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
-    supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
+    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => ruleOf(m.rule)),
+    supersedes: byRule(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!.map(ruleOf)] as const)),
+    controllerUnschedulable: ruleOf('karpenter-controller-unschedulable'),
+    insufficientCapacity: ruleOf('insufficient-instance-capacity'),
   };
 }
 
@@ -270,15 +303,8 @@ export function rawForms(fragment: string): string[] {
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
-  const {
-    fragmentMatcher,
-    isFragment,
-    clausesByFirstFragment,
-    patternsByGate,
-    supersedes,
-    schedulingRules,
-    schedulingFailureFragments,
-  } = tables();
+  const t = tables();
+  const { fragmentMatcher, isFragment, clausesByFirstFragment, patternsByGate, supersedes } = t;
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
   // `hits` is the matcher's own object, valid until its next scan: nothing below keeps it.
   const hits = fragmentMatcher.scan(record.text);
@@ -288,56 +314,110 @@ export function classify(record: LogRecord): Signal[] {
   if (!anyFragment) return [];
   // Lower-cased only for the few records a pattern or a transition is looked for in.
   let lower: string | undefined;
-  const rules = new Set<RuleId>();
+  // The rules found so far, in the order found: a list reused from record to record (what a set of
+  // ids was, insertion order, deletions and all), emptied here; nothing below keeps it.
+  const rules = ruleList;
+  rules.count = 0;
   // Only the clauses and patterns a found fragment opens are checked, not every rule's; in the order
   // the fragments were found, which is the order of the rules and so of the signals.
   for (let i = 0; i < count; i++) {
     const fragment = order[i]! - 1;
     const clauses = clausesByFirstFragment[fragment];
     if (clauses !== undefined) {
-      for (const { rule, clause } of clauses) {
+      for (let c = 0; c < clauses.length; c++) {
+        const { rule, clause } = clauses[c]!;
         if (!rules.has(rule) && holds(clause, hits)) rules.add(rule);
       }
     }
     const patterns = patternsByGate[fragment];
     if (patterns !== undefined) {
-      for (const { rule, pattern } of patterns) {
+      for (let p = 0; p < patterns.length; p++) {
+        const { rule, pattern } = patterns[p]!;
         if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
       }
     }
   }
-  applyPolarity(rules, record, lower, hits);
-  dropGenericCapacityWrapper(rules, hits);
-  if (rules.size > 0) {
-    for (const rule of rules) for (const general of supersedes.get(rule) ?? NO_RULES) rules.delete(general);
+  applyPolarity(rules, record, lower, hits, t);
+  dropGenericCapacityWrapper(rules, hits, t);
+  // As over a set: a rule removed before its turn has none.
+  for (let i = 0; i < rules.count; i++) {
+    const general = supersedes[rules.ids[i]!];
+    if (general === undefined) continue;
+    for (let g = 0; g < general.length; g++) {
+      const at = rules.indexOf(general[g]!);
+      if (at < 0) continue;
+      rules.removeAt(at);
+      if (at <= i) i--;
+    }
   }
-  const schedulingFailure = someFound(schedulingFailureFragments, hits);
-  if (rules.size === 0 && !schedulingFailure) return [];
+  const schedulingFailure = someFound(t.schedulingFailureFragments, hits);
+  if (rules.count === 0 && !schedulingFailure) return [];
 
   const entities = extractEntities(record, hits);
   if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
-    for (const rule of schedulingRules) rules.delete(rule);
-    rules.add('karpenter-controller-unschedulable');
+    for (const rule of t.schedulingRules) rules.remove(rule);
+    rules.add(t.controllerUnschedulable);
   }
   const signals: Signal[] = [];
-  for (const rule of rules) signals.push({ rule, entities: entitiesFor(rule, entities), record });
+  const { ruleIds } = t;
+  for (let i = 0; i < rules.count; i++) {
+    const rule = ruleIds[rules.ids[i]!]!;
+    signals.push({ rule, entities: entitiesFor(rule, entities), record });
+  }
   return signals;
 }
+
+/**
+ * Rules by index, in the order added: the few a record shows, as a set of them would hold them (an
+ * index added once, at the end; removed wherever it is). One list, reused by every classification.
+ */
+class RuleList {
+  readonly ids = new Int32Array(256);
+  count = 0;
+
+  indexOf(rule: number): number {
+    for (let i = 0; i < this.count; i++) if (this.ids[i] === rule) return i;
+    return -1;
+  }
+
+  has(rule: number): boolean {
+    return this.indexOf(rule) >= 0;
+  }
+
+  add(rule: number): void {
+    if (this.indexOf(rule) < 0) this.ids[this.count++] = rule;
+  }
+
+  remove(rule: number): void {
+    const at = this.indexOf(rule);
+    if (at >= 0) this.removeAt(at);
+  }
+
+  removeAt(at: number): void {
+    this.ids.copyWithin(at, at + 1, this.count);
+    this.count--;
+  }
+}
+
+const ruleList = new RuleList();
 
 /**
  * Karpenter wraps several fleet errors as "insufficient capacity" (VcpuLimitExceeded,
  * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
  * specific cause is present, the specific cause is the diagnosis.
  */
-function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: Found): void {
-  if (!rules.has('insufficient-instance-capacity')) return;
-  const { specificCapacityCauses, specificCapacityFragments } = tables();
-  const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
+function dropGenericCapacityWrapper(rules: RuleList, hits: Found, t: Tables): void {
+  if (!rules.has(t.insufficientCapacity)) return;
+  const { specificCapacityCauses, specificCapacityFragments } = t;
+  let specificCause = false;
+  for (let i = 0; i < specificCapacityCauses.length && !specificCause; i++)
+    specificCause = rules.has(specificCapacityCauses[i]!);
+  if (!specificCause) return;
   let onlyWrapper = true;
   for (let i = 0; i < hits.count && onlyWrapper; i++) onlyWrapper = specificCapacityFragments[hits.order[i]! - 1] === 0;
-  if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
+  if (onlyWrapper) rules.remove(t.insufficientCapacity);
 }
 
 const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
@@ -348,12 +428,18 @@ const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
  * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
  * recovery yields nothing.
  */
-function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: string | undefined, hits: Found): void {
+function applyPolarity(
+  rules: RuleList,
+  record: LogRecord,
+  lowerText: string | undefined,
+  hits: Found,
+  t: Tables,
+): void {
   if (isRecoveryEvent(record)) {
-    rules.clear();
+    rules.count = 0;
     return;
   }
-  const { transitionGates, conditionPhrases } = tables();
+  const { transitionGates, conditionPhrases } = t;
   let phrases: Array<readonly [string, Status]> | undefined;
   for (let i = 0; i < hits.count; i++) {
     const phrase = conditionPhrases[hits.order[i]! - 1];
@@ -361,15 +447,16 @@ function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: string 
   }
   const statements = conditionStatements(record, lowerText, someFound(transitionGates, hits), phrases ?? NO_PHRASES);
   if (statements.length === 0) return;
-  const failing = new Set<RuleId>();
-  const healthy = new Set<RuleId>();
+  const failing = new Set<number>();
+  const healthy = new Set<number>();
   for (const { type, status, kind, reason } of statements) {
     const rule = conditionRule(type, reason, kind);
     if (!rule) continue;
-    if (isFailing(type, status)) failing.add(rule);
-    else if (status !== 'unknown') healthy.add(rule);
+    const index = t.ruleIndex.get(rule)!;
+    if (isFailing(type, status)) failing.add(index);
+    else if (status !== 'unknown') healthy.add(index);
   }
-  for (const rule of healthy) if (!failing.has(rule)) rules.delete(rule);
+  for (const rule of healthy) if (!failing.has(rule)) rules.remove(rule);
   for (const rule of failing) rules.add(rule);
 }
 
@@ -389,7 +476,6 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
 }
 
 const NO_PHRASES: ReadonlyArray<readonly [string, Status]> = [];
-const NO_RULES: readonly RuleId[] = [];
 
 /** Whether every pattern of `clause` was found. */
 function holds(clause: readonly number[], hits: Found): boolean {

@@ -5,6 +5,7 @@ import { classify, fragments } from '../../lambdas/core/classify';
 import { ENTITY_GATES } from '../../lambdas/core/entities';
 import type { LogRecord } from '../../lambdas/core/model';
 import { parseMessage } from '../../lambdas/core/parse';
+import { logRules } from '../../lambdas/core/rules';
 import { loadSamples, ROOT } from '../helpers';
 import { referenceClassify } from '../support/classify-reference';
 
@@ -42,6 +43,31 @@ describe('classify against the reference classifier', () => {
             text = `${text.slice(0, place)}${upper ? piece.toUpperCase() : piece}${text.slice(place)}`;
           }
           const changed = { ...record, text };
+          expect(classify(changed)).toEqual(referenceClassify(changed));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('property: gives the same signals on texts made of many rules’ clauses at once (supersession, polarity, the capacity wrapper)', () => {
+    // Whole clauses, so that several rules hold on one record in any order: a more specific rule
+    // before or after the general ones it replaces, conditions stated healthy and failing.
+    const clauses = logRules().flatMap(({ recognition }) => recognition.clauses.map((clause) => clause.join(' ')));
+    const extra = [
+      'Status: True -> False',
+      'Type: Ready, Status: False -> True',
+      'NodeHasNoDiskPressure',
+      '0/3 nodes are available',
+      ' | ',
+    ];
+    const events = records.filter((record) => record.event !== undefined);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...records.slice(0, 20), ...events.slice(0, 20)),
+        fc.array(fc.constantFrom(...clauses, ...extra), { minLength: 1, maxLength: 8 }),
+        (record, pieces) => {
+          const changed = { ...record, text: pieces.join(' ; ') };
           expect(classify(changed)).toEqual(referenceClassify(changed));
         },
       ),
