@@ -162,17 +162,18 @@ export const TEXT_PATTERNS: ReadonlyArray<
     ['poddisruptionbudget'],
     at('PodDisruptionBudget'),
   ],
+  // The value is the whole match (group 0, the same as the group): read without a match array.
   [
     'quotas',
     /\b(VcpuLimitExceeded|MaxSpotInstanceCountExceeded|InstanceLimitExceeded|NetworkInterfaceLimitExceeded|MaxFleetCountExceeded)\b/g,
-    1,
+    0,
     ['exceeded'],
     [['Exceeded', WORD]],
   ],
   [
     'errorCodes',
     /\b(Insufficient[A-Za-z]{3,40}|Unfulfillable[A-Za-z]{0,20}|[A-Z][a-z]{1,12}[A-Za-z]{0,30}LimitExceeded|Invalid[A-Za-z]{2,40}(?:\.[A-Za-z]{2,20})?|UnauthorizedOperation|AccessDenied(?:Exception)?|AuthFailure(?:\.[A-Za-z]{2,60})?|SpotMaxPriceTooLow|WebIdentityErr|NoCredentialProviders|EC2RoleRequestError|EC2MetadataError|ExpiredToken(?:Exception)?|UnrecognizedClientException|Throttling(?:Exception)?|TooManyRequestsException|ParameterNotFound|LimitExceeded)\b/g,
-    1,
+    0,
     [
       'insufficient',
       'unfulfillable',
@@ -272,15 +273,32 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
   const claims = found.values(K.nodeclaims);
   if (claims && !found.values(K.nodepools)) {
     for (let i = 0, count = claims.length; i < count; i++) {
-      const pool = CLAIM_POOL.exec(claims[i]!)?.[1];
+      const pool = claimPool(claims[i]!);
       if (pool) found.add(K.nodepools, pool);
     }
   }
   return found.toEntities();
 }
 
-/** The NodePool a generated NodeClaim name holds (`<nodepool>-<5 characters>`). */
-const CLAIM_POOL = /^(.+)-[a-z0-9]{5}$/;
+/**
+ * The NodePool a generated NodeClaim name holds (`<nodepool>-<5 characters>`): what CLAIM_POOL
+ * captures, read by hand (the expression and its match array cost more than the name's few characters).
+ */
+export function claimPool(claim: string): string | undefined {
+  const length = claim.length;
+  if (length < 7 || claim.charCodeAt(length - 6) !== 45) return undefined;
+  for (let i = length - 5; i < length; i++) if (!isLowerAlnum(claim.charCodeAt(i))) return undefined;
+  // `.` is any character but a line terminator.
+  for (let i = 0; i < length - 6; i++) {
+    const code = claim.charCodeAt(i);
+    if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) return undefined;
+  }
+  return claim.slice(0, length - 6);
+}
+/** What claimPool reads (kept for the test that holds it to this). */
+export const CLAIM_POOL = /^(.+)-[a-z0-9]{5}$/;
+/** [a-z0-9] */
+const isLowerAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 
 /**
  * Entities named in a text, into `found`. Each pattern runs only where one of its gates was found
@@ -490,8 +508,14 @@ function take(pattern: CompiledPattern, match: RegExpExecArray, found: EntityCol
 function takeValue(pattern: CompiledPattern, value: string | undefined, found: EntityCollector): void {
   if (!value) return;
   const kind = pattern.kind;
-  if (kind !== 'pdbs') found.add(pattern.index, normalise(kind, value));
-  else {
+  if (kind !== 'pdbs') {
+    // normalise, without its tests of the kind when the kind keeps its values as found.
+    if (pattern.normalised) value = normaliseKind(kind, value);
+    found.add(
+      pattern.index,
+      TRAILING[value.charCodeAt(value.length - 1)] === 1 ? value.replace(TRAILING_PUNCTUATION, '') : value,
+    );
+  } else {
     for (const pdb of value.split(/[ ,]+/)) {
       const name = normalise(kind, pdb);
       if (PDB_NAME.test(name)) found.add(K.pdbs, name);
@@ -561,11 +585,22 @@ interface CompiledPattern {
   readonly anchors: readonly CompiledAnchor[];
   /** The anchors (bit a for anchor a) that hold none of the pattern's gates: looked for whenever it runs. */
   readonly unconditional: number;
+  /** Whether normaliseKind changes values of the pattern's kind. */
+  readonly normalised: boolean;
 }
 
 /** The gate of the pattern's that an anchor's literal holds: where the literal is, so is the gate. */
 const gateOf = (literal: string, gates: readonly string[]): string | undefined =>
   gates.find((gate) => literal.toLowerCase().includes(gate));
+
+/** The kinds normaliseKind changes (the others' values are kept as found, but for trailing punctuation). */
+const NORMALISED: ReadonlySet<EntityKind> = new Set([
+  'taints',
+  'resources',
+  'capacityTypes',
+  'serviceAccounts',
+  'iamActions',
+]);
 
 const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, group, gates, anchors = []]) => ({
   kind,
@@ -576,6 +611,7 @@ const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, 
   ignoreCase: pattern.flags.includes('i'),
   anchors: anchors.map(([literal, start]) => ({ literal, start, ...needleOf(literal) })),
   unconditional: anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) ? bits : bits | (1 << a)), 0),
+  normalised: NORMALISED.has(kind),
 }));
 
 /** Gate → the text patterns it opens (bits of two words) and the anchors it activates (pattern, bits). */
@@ -705,47 +741,52 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   }
 }
 
-/** The entities of the fields in FIELD_VALUES (slots `filled`). */
+/** The entities of the fields in FIELD_VALUES (slots `filled`), in the order of the slots (12 before 10 and 11). */
 function fromSlots(filled: number, found: EntityCollector): void {
   const values = FIELD_VALUES;
   // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
   // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
-  if (values[12 * RANKS] !== undefined || values[12 * RANKS + 1] !== undefined) values[1 * RANKS + 3] = undefined;
-  if (filled & 0b1111) {
-    found.add(K.nodeclaims, named(filled, 0));
-    found.add(K.nodepools, named(filled, 1));
-    found.add(K.nodeclasses, named(filled, 2));
-    found.add(K.nodes, named(filled, 3));
-  }
+  if (filled & (1 << 12) && (values[12 * RANKS] !== undefined || values[12 * RANKS + 1] !== undefined))
+    values[1 * RANKS + 3] = undefined;
+  if (filled & (1 << 0)) found.add(K.nodeclaims, named(0));
+  if (filled & (1 << 1)) found.add(K.nodepools, named(1));
+  if (filled & (1 << 2)) found.add(K.nodeclasses, named(2));
+  if (filled & (1 << 3)) found.add(K.nodes, named(3));
   if ((filled & ~0b1111) === 0) return;
   // A host line (kubelet, nodeadm) names its host, which is the node's name on EKS (private DNS name or instance id).
-  const host = named(filled, 4);
-  if (host && NODE_HOST.test(host)) found.add(K.nodes, host);
-  found.add(K.instanceTypes, named(filled, 5));
-  found.add(K.zones, named(filled, 6));
-  found.add(K.capacityTypes, named(filled, 7));
-  found.add(K.queues, named(filled, 8));
-  found.add(K.volumes, named(filled, 9));
-  found.add(K.storageClasses, named(filled, 12));
-  const pod = values[10 * RANKS] ?? values[10 * RANKS + 1];
-  if (isObject(pod) && typeof pod.name === 'string') {
-    found.add(K.pods, typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
-  } else if (typeof pod === 'string') {
-    found.add(K.pods, pod);
+  if (filled & (1 << 4)) {
+    const host = named(4);
+    if (host && NODE_HOST.test(host)) found.add(K.nodes, host);
   }
-  const providerId = named(filled, 11);
-  const provider = providerId ? PROVIDER_ID.exec(providerId) : null;
-  if (provider) {
-    found.add(K.zones, provider[1]);
-    found.add(K.instances, provider[2]);
+  if (filled & (1 << 5)) found.add(K.instanceTypes, named(5));
+  if (filled & (1 << 6)) found.add(K.zones, named(6));
+  if (filled & (1 << 7)) found.add(K.capacityTypes, named(7));
+  if (filled & (1 << 8)) found.add(K.queues, named(8));
+  if (filled & (1 << 9)) found.add(K.volumes, named(9));
+  if (filled & (1 << 12)) found.add(K.storageClasses, named(12));
+  if (filled & (1 << 10)) {
+    const pod = values[10 * RANKS] ?? values[10 * RANKS + 1];
+    if (isObject(pod) && typeof pod.name === 'string') {
+      found.add(K.pods, typeof pod.namespace === 'string' && pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name);
+    } else if (typeof pod === 'string') {
+      found.add(K.pods, pod);
+    }
+  }
+  if (filled & (1 << 11)) {
+    const providerId = named(11);
+    const provider = providerId ? PROVIDER_ID.exec(providerId) : null;
+    if (provider) {
+      found.add(K.zones, provider[1]);
+      found.add(K.instances, provider[2]);
+    }
   }
 }
 
 /** The name the first present field of a slot gives (a string, or an object's `name`). */
-function named(filled: number, slot: number): string | undefined {
-  if ((filled & (1 << slot)) === 0) return undefined;
-  for (let place = slot * RANKS; place < (slot + 1) * RANKS; place++) {
+function named(slot: number): string | undefined {
+  for (let place = slot * RANKS, last = place + RANKS; place < last; place++) {
     const value = FIELD_VALUES[place];
+    if (value === undefined) continue;
     if (typeof value === 'string') return value;
     if (isObject(value) && typeof value.name === 'string') return value.name;
   }
@@ -759,15 +800,38 @@ const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.
  * A name a NodePool (or v0.x Provisioner) can have: a DNS subdomain, and not a storage driver's name
  * (`ebs.csi.aws.com`, `kubernetes.io/aws-ebs`), which a StorageClass's `provisioner` holds.
  */
-export const isNodePoolName = (value: string): boolean =>
-  /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/.test(value) && !STORAGE_DRIVER.test(value);
+export function isNodePoolName(value: string): boolean {
+  // NODE_POOL_NAME and not STORAGE_DRIVER, read by hand: this runs on every NodePool name a record gives.
+  const length = value.length;
+  if (length === 0 || length > 253) return false;
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (isLowerAlnum(code)) continue;
+    if ((code !== 46 && code !== 45) || i === 0 || i === length - 1) return false;
+  }
+  // A label `csi` (`ebs.csi.aws.com`), or a name ending in `.com`, `.io`, `.org`, `.net`, `.aws`.
+  for (let at = value.indexOf('csi'); at !== -1; at = value.indexOf('csi', at + 1)) {
+    if ((at === 0 || value.charCodeAt(at - 1) === 46) && (at + 3 === length || value.charCodeAt(at + 3) === 46))
+      return false;
+  }
+  const dot = value.lastIndexOf('.');
+  if (dot === -1) return true;
+  const suffix = length - dot;
+  if (suffix === 3) return !value.endsWith('.io');
+  return (
+    suffix !== 4 ||
+    !(value.endsWith('.com') || value.endsWith('.org') || value.endsWith('.net') || value.endsWith('.aws'))
+  );
+}
 
-const STORAGE_DRIVER = /(?:^|\.)csi(?:\.|$)|\.(?:com|io|org|net|aws)$/;
+/** What isNodePoolName holds a name to (kept for the tests that hold it to these). */
+export const NODE_POOL_NAME = /^[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?$/;
+export const STORAGE_DRIVER = /(?:^|\.)csi(?:\.|$)|\.(?:com|io|org|net|aws)$/;
 
 function normalise(kind: EntityKind, value: string): string {
   const normalised = normaliseKind(kind, value);
   // Most values end with a letter or digit: the expression runs only on those that end otherwise.
-  return TRAILING.has(normalised.charCodeAt(normalised.length - 1))
+  return TRAILING[normalised.charCodeAt(normalised.length - 1)] === 1
     ? normalised.replace(TRAILING_PUNCTUATION, '')
     : normalised;
 }
@@ -777,8 +841,9 @@ function normalise(kind: EntityKind, value: string): string {
  * `nodepool/default,`, `(NodePool=batch)`): no Kubernetes or AWS name ends with it.
  */
 const TRAILING_PUNCTUATION = /[.,;!?)\]}'"`]{1,10}$/;
-/** The character codes TRAILING_PUNCTUATION removes. */
-const TRAILING = new Set([...'.,;!?)]}\'"`'].map((char) => char.charCodeAt(0)));
+/** 1 at the character codes TRAILING_PUNCTUATION removes. */
+const TRAILING = new Uint8Array(128);
+for (const char of '.,;!?)]}\'"`') TRAILING[char.charCodeAt(0)] = 1;
 
 /** A taint as `key:Effect`, already in kubectl's form. */
 const TAINT_WITH_EFFECT = /^[^\s:]+:(?:NoSchedule|PreferNoSchedule|NoExecute)$/;
@@ -839,9 +904,15 @@ function karpenterNamespaces(record: LogRecord, found: EntityCollector): void {
   if (stream) found.add(K.karpenterNamespaces, karpenterStreamNamespace(stream));
   const accounts = found.values(K.serviceAccounts);
   if (!accounts) return;
-  for (const account of accounts) {
-    const [namespace, name] = account.split('/') as [string, string];
-    if (/^karpenter(?:-controller)?$/.test(name)) found.add(K.karpenterNamespaces, namespace);
+  for (let i = 0, count = accounts.length; i < count; i++) {
+    // `namespace/name`, the name up to a second slash if any (as split('/') reads it).
+    const account = accounts[i]!;
+    const slash = account.indexOf('/');
+    if (slash === -1) continue;
+    const next = account.indexOf('/', slash + 1);
+    const name = account.slice(slash + 1, next === -1 ? account.length : next);
+    if (name === 'karpenter' || name === 'karpenter-controller')
+      found.add(K.karpenterNamespaces, account.slice(0, slash));
   }
 }
 
@@ -909,10 +980,23 @@ class EntityCollector {
     for (let i = 0; i < this.count; i++) {
       const kind = this.order[i]!;
       const values = this.lists[kind]!;
-      if (values.length > 1) values.sort();
+      if (values.length > 1) sortStrings(values);
       entities[ENTITY_KINDS[kind]!] = values;
     }
     return entities;
+  }
+}
+
+/**
+ * `values.sort()` for the few strings of one kind (at most MAX_PER_KIND): an insertion sort by `<`, which
+ * orders strings by their UTF-16 code units as the default sort does, without its setup.
+ */
+function sortStrings(values: string[]): void {
+  for (let i = 1, count = values.length; i < count; i++) {
+    const value = values[i]!;
+    let j = i - 1;
+    for (; j >= 0 && values[j]! > value; j--) values[j + 1] = values[j]!;
+    values[j + 1] = value;
   }
 }
 

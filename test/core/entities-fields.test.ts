@@ -1,0 +1,213 @@
+import fc from 'fast-check';
+import {
+  CLAIM_POOL,
+  claimPool,
+  extractEntities,
+  isNodePoolName,
+  NODE_POOL_NAME,
+  STORAGE_DRIVER,
+} from '../../lambdas/core/entities';
+import type { Entities, LogRecord } from '../../lambdas/core/model';
+import { extractEntities as referenceEntities } from '../support/entities-reference';
+
+/**
+ * What extraction reads outside the text (issue 17): the structured fields, the event's object, the
+ * writing pod and the log stream, and the checks it runs on the names it finds (a NodePool's name, the
+ * NodePool a NodeClaim's name holds) are read by hand instead of by expressions. These tests hold them
+ * to the expressions they replace and the whole record to the frozen extractor
+ * (test/support/entities-reference.ts): same kinds in the same order, same values in the same order.
+ */
+
+/** Every value of every kind, kinds in the order found. */
+const ordered = (entities: Entities) => Object.entries(entities);
+
+/** Names built from the characters the checks look at: letters, digits, dots, dashes, and others. */
+const nameLike = fc
+  .array(
+    fc.constantFrom(
+      ...'abcz09-.',
+      'csi',
+      '.csi',
+      'csi.',
+      '.com',
+      '.io',
+      '.org',
+      '.net',
+      '.aws',
+      '.cn',
+      'A',
+      '_',
+      '/',
+      ' ',
+      '\n',
+      '\r',
+      '\u2028',
+      '\u2029',
+      'é',
+      'karpenter',
+      'default',
+      '-x7k2p',
+      '-ABCDE',
+      '-abcd',
+    ),
+    { maxLength: 12 },
+  )
+  .map((parts) => parts.join(''));
+const longName = fc
+  .tuple(fc.integer({ min: 240, max: 260 }), fc.constantFrom('a', 'a.', 'a-'))
+  .map(([length, unit]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
+
+describe('the checks read by hand', () => {
+  it('property: isNodePoolName is the name pattern and not a storage driver', () => {
+    fc.assert(
+      fc.property(fc.oneof(nameLike, longName, fc.string()), (value) => {
+        expect(isNodePoolName(value)).toBe(NODE_POOL_NAME.test(value) && !STORAGE_DRIVER.test(value));
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const value of ['a', '0', 'a.b', 'ebs.csi.aws.com', 'csi', 'csi.x', 'x.csi', 'xcsi', 'csix', 'a.io', 'aio'])
+      expect(isNodePoolName(value)).toBe(NODE_POOL_NAME.test(value) && !STORAGE_DRIVER.test(value));
+  });
+
+  it('property: claimPool is what CLAIM_POOL captures', () => {
+    fc.assert(
+      fc.property(fc.oneof(nameLike, fc.string()), (value) => {
+        expect(claimPool(value)).toBe(CLAIM_POOL.exec(value)?.[1]);
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const value of ['default-x7k2p', 'a-b-x7k2p', '-x7k2p', 'x-x7k2', 'a\n-x7k2p', 'a-X7K2P', 'ab-x7k2p\n'])
+      expect(claimPool(value)).toBe(CLAIM_POOL.exec(value)?.[1]);
+  });
+});
+
+/** The fields extraction reads, and others. */
+const FIELD_NAMES = [
+  'NodeClaim',
+  'nodeclaim',
+  'Machine',
+  'machine',
+  'NodePool',
+  'nodepool',
+  'Provisioner',
+  'provisioner',
+  'EC2NodeClass',
+  'nodeclass',
+  'AWSNodeTemplate',
+  'Node',
+  'node',
+  'hostname',
+  'instance-type',
+  'zone',
+  'capacity-type',
+  'queue',
+  'PersistentVolume',
+  'persistent-volume',
+  'volume',
+  'Pod',
+  'pod',
+  'provider-id',
+  'StorageClass',
+  'storage-class',
+  'level',
+  'message',
+  'error',
+  'namespace',
+  'name',
+];
+const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
+  nameLike,
+  fc.constantFrom(
+    'default-x7k2p',
+    'ip-10-0-1-2.ec2.internal',
+    'i-0123456789abcdef0',
+    'ip-10-0-1-2',
+    'node-1',
+    'aws:///us-west-2a/i-0123456789abcdef0',
+    'aws:///us-west-2a/i-01',
+    'kubernetes.io/aws-ebs',
+    'ebs.csi.aws.com',
+    'karpenter',
+    '',
+    'web-6d8f7b9c54-8zr7n',
+  ),
+  fc.record({ name: nameLike }),
+  fc.record({ name: nameLike, namespace: fc.constantFrom('', 'default', 'shop', 'karpenter') }),
+  fc.record({ namespace: nameLike }),
+  fc.constantFrom(null, 3, true, ['a'], undefined),
+);
+const fields: fc.Arbitrary<Record<string, unknown>> = fc
+  .uniqueArray(fc.tuple(fc.constantFrom(...FIELD_NAMES), fieldValue), {
+    maxLength: 8,
+    selector: ([name]) => name,
+  })
+  .map((entries) => Object.fromEntries(entries));
+const texts = fc.constantFrom(
+  '',
+  'launched nodeclaim',
+  'could not schedule pod default/web-6d8f7b9c54-8zr7n, incompatible with nodepool "default"',
+  'forbidden: User "system:serviceaccount:karpenter:karpenter" cannot list',
+  'forbidden: User "system:serviceaccount:kube-system:karpenter-controller" cannot list',
+  'forbidden: User "system:serviceaccount:kube-system:aws-node" cannot list',
+  'InsufficientInstanceCapacity in us-west-2a for m5.large, subnet-0a1b2c3d4e5f60718',
+  'nodeclaim/default-x7k2p and nodeclaim/gpu-abcde and machine/x-12345',
+);
+const objectRef = fc.record(
+  {
+    kind: fc.constantFrom(
+      'Pod',
+      'pod',
+      'Node',
+      'NodeClaim',
+      'Machine',
+      'NodePool',
+      'Provisioner',
+      'EC2NodeClass',
+      'Event',
+    ),
+    namespace: fc.constantFrom('', 'default', 'karpenter', 'kube-system'),
+    name: fc.constantFrom(
+      'karpenter-6d8f7b9c54-8zr7n',
+      'web-1',
+      'default-x7k2p',
+      'default',
+      'ip-10-0-1-2.ec2.internal',
+    ),
+  },
+  { requiredKeys: ['name'] },
+);
+const STREAMS = [
+  undefined,
+  'karpenter-0',
+  'ip-10-0-1-2.ec2.internal-application.var.log.containers.karpenter-6d8f7b9c54-8zr7n_kube-system_controller-0123abcd',
+  'x.karpenter-controller-6d8f7b9c54-8zr7n_karpenter_controller-0',
+  'fluent-bit-x2x2x_amazon-cloudwatch_fluent-bit-0123abcd',
+];
+const record: fc.Arbitrary<LogRecord> = fc
+  .record({
+    text: texts,
+    fields,
+    object: fc.option(objectRef, { nil: undefined }),
+    source: fc.option(objectRef, { nil: undefined }),
+    logStream: fc.constantFrom(...STREAMS),
+  })
+  .map(({ text, fields, object, source, logStream }) => ({
+    format: 'zap-json',
+    text,
+    summary: text,
+    fields,
+    event: object ? { reason: 'Test', object } : undefined,
+    source,
+    origin: { logGroup: '/aws/eks/prod', logStream },
+  }));
+
+describe('entities outside the text', () => {
+  it('property: records with any of the fields read, event objects, writers and streams: same as the reference, in order', () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 6 }), (records) => {
+        for (const each of records) expect(ordered(extractEntities(each))).toEqual(ordered(referenceEntities(each)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
