@@ -205,7 +205,12 @@ export class SubstringMatcher {
     const symbolOf = new Uint8Array(capacity);
     const output = new Int32Array(capacity);
     const sameEnd = new Int32Array(this.patterns.length);
+    // The root's children by symbol: the root has one for nearly every symbol, and most failure links
+    // lead to it, so the failure links below look there most often (a cold start builds this once,
+    // mostly before the code is optimised: each step of a walk costs).
+    const rootChild = new Int32Array(width);
     const childOf = (state: number, symbol: number): number => {
+      if (state === 0) return rootChild[symbol]!;
       for (let child = firstChild[state]!; child !== 0; child = nextSibling[child]!) {
         if (symbolOf[child] === symbol) return child;
       }
@@ -223,6 +228,7 @@ export class SubstringMatcher {
           symbolOf[child] = symbol;
           nextSibling[child] = firstChild[state]!;
           firstChild[state] = child;
+          if (state === 0) rootChild[symbol] = child;
         }
         state = child;
       }
