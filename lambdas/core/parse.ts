@@ -780,7 +780,16 @@ function fluentBitSource(kubernetes: unknown): ObjectRef | undefined {
 function objectFromSlashRef(ref: string): ObjectRef | undefined {
   const slash = ref.indexOf('/');
   if (slash <= 0) return undefined;
-  return { kind: kindFromResource(ref.slice(0, slash)), name: ref.slice(slash + 1).replace(/^"|"$/g, '') };
+  return { kind: kindFromResource(ref.slice(0, slash)), name: unquoted(ref, slash + 1) };
+}
+
+/** `text.slice(from)` without one `"` at its start and one at its end (what `.replace(/^"|"$/g, '')` takes away). */
+function unquoted(text: string, from: number): string {
+  let start = from;
+  let end = text.length;
+  if (text.charCodeAt(start) === 34) start++;
+  if (end > start && text.charCodeAt(end - 1) === 34) end--;
+  return text.slice(start, end);
 }
 
 const RESOURCE_KINDS: Readonly<Record<string, string>> = {
@@ -798,8 +807,14 @@ const RESOURCE_KINDS: Readonly<Record<string, string>> = {
   daemonset: 'DaemonSet',
 };
 
-const kindFromResource = (resource: string): string =>
-  RESOURCE_KINDS[resource.toLowerCase().split('.')[0]!] ?? resource;
+/**
+ * The kind a resource name stands for: its part before the first dot, case ignored. Resource names reach here as `[a-zA-Z.]+` (the row patterns),
+ * whose lower case is one character for one.
+ */
+function kindFromResource(resource: string): string {
+  const dot = resource.indexOf('.');
+  return RESOURCE_KINDS[(dot < 0 ? resource : resource.slice(0, dot)).toLowerCase()] ?? resource;
+}
 
 /** The parts that are not empty, joined by ` | ` (what the classifier reads of a record). */
 function joinText(first: string | undefined, second: string | undefined): string {
