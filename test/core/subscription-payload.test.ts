@@ -1,5 +1,13 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { decodeSubscriptionData, encodeSubscriptionData } from '../../lambdas/core/subscription-payload';
+import fc from 'fast-check';
+import {
+  batchIdOf,
+  decodeSubscriptionData,
+  encodeSubscriptionData,
+  envelopeIndexOf,
+  type SubscriptionDocument,
+} from '../../lambdas/core/subscription-payload';
 import { controlMessageEvent } from '../support/awslogs';
 
 // The CloudWatch Logs test vector published in the Powertools for AWS Lambda (TypeScript) parser docs.
@@ -92,5 +100,51 @@ describe('decodeSubscriptionData', () => {
     };
     const result = decodeSubscriptionData(encodeSubscriptionData(document));
     expect(result.ok && result.document).toEqual({ ...document, malformedEvents: 0 });
+  });
+});
+
+describe('batchIdOf', () => {
+  /** The id as it was first written: one hash update per event, over the document's events. */
+  function reference(document: SubscriptionDocument, account?: string): string {
+    const hash = createHash('sha256');
+    if (account) hash.update(`account:${account}\u0000`);
+    hash.update(`${document.logGroup}\u0000${document.logStream}`);
+    for (const event of document.logEvents) hash.update(`\u0000${event.id}`);
+    return hash.digest('hex').slice(0, 32);
+  }
+
+  // Ids of any text (lone surrogates, NUL, quotes, escapes), many events: past the chunk of ids hashed at once.
+  const id = fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.stringMatching(/^[0-9]{56}$/));
+  const documents = fc.record({
+    ids: fc.array(id, { maxLength: 3000, size: 'max' }),
+    messages: fc.array(fc.constantFrom('', 'ok', 'ERROR launch failed', 'é\\"x'), { minLength: 1, maxLength: 4 }),
+    logStream: fc.string({ maxLength: 8 }),
+    account: fc.option(fc.constantFrom('444455556666', '111122223333'), { nil: undefined }),
+  });
+
+  it('is the hash of the ids one update per event gave, for a document read from its bytes or parsed whole', () => {
+    let indexed = 0;
+    fc.assert(
+      fc.property(documents, ({ ids, messages, logStream, account }) => {
+        const document = {
+          messageType: 'DATA_MESSAGE' as const,
+          owner: '111122223333',
+          logGroup: '/aws/containerinsights/prod/application',
+          logStream,
+          subscriptionFilters: ['f'],
+          logEvents: ids.map((eventId, i) => ({ id: eventId, timestamp: i, message: messages[i % messages.length]! })),
+        };
+        const decoded = decodeSubscriptionData(encodeSubscriptionData(document));
+        expect(decoded.ok).toBe(true);
+        if (!decoded.ok) return;
+        if (envelopeIndexOf(decoded.document)) indexed++;
+        // Before its events are read (the index's ids), then after (the document's events).
+        expect(batchIdOf(decoded.document, account)).toBe(reference({ ...document, malformedEvents: 0 }, account));
+        expect(batchIdOf(decoded.document, account)).toBe(reference(decoded.document, account));
+        expect(batchIdOf({ ...document, malformedEvents: 0 }, account)).toBe(reference(document as never, account));
+      }),
+      { numRuns: 60 },
+    );
+    expect(indexed).toBeGreaterThan(10);
   });
 });
