@@ -26,6 +26,41 @@ describe('sanitize', () => {
   });
 });
 
+/** `sanitizeLine` as it was: the three replacements on every line, then trimmed and cut. */
+function sanitizeLineByReplacing(text: string, max = 1000): string {
+  const clean = text
+    .replace(/\u001b\[[0-9;?]{0,32}[ -/]{0,4}[@-~]/g, '')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
+  return truncateByArray(clean, max);
+}
+
+describe('sanitizeLine with nothing to replace', () => {
+  it('property: cleans as the three replacements did, for text with and without anything to clean', () => {
+    const part = fc.oneof(
+      fc.constantFrom(' ', '  ', 'a', 'Z9', '\u001b[31m', '\u001b[0m', '\u001b', '\t', '\n', '\r\n', '\u0085'),
+      fc.constantFrom('\u00a0', '\u200b', '\u202e', '\u2066', '\ufeff', '\u3000', '\u2028', 'é', '😀', '\ud83d'),
+      fc.string({ maxLength: 8 }),
+      fc.string({ unit: 'binary', maxLength: 4 }),
+      // Each end of each range cleaned, and the characters just outside it.
+      fc
+        .constantFrom(0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x9f, 0xa0, 0x200a, 0x200b, 0x200f, 0x2010, 0x2027, 0x2028)
+        .map((code) => String.fromCharCode(code)),
+      fc
+        .constantFrom(0x202e, 0x202f, 0x205f, 0x2060, 0x2069, 0x206a, 0xfefe, 0xfeff, 0xff00)
+        .map((code) => String.fromCharCode(code)),
+    );
+    const text = fc.array(part, { maxLength: 30 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.constantFrom(5, 20, 1000), (text, max) => {
+        expect(sanitizeLine(text, max)).toBe(sanitizeLineByReplacing(text, max));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
 /** `truncate` as it was: an array of the text's code points (the string iterator's), cut and joined. */
 function truncateByArray(text: string, max: number): string {
   if (text.length <= max) return text;
