@@ -186,18 +186,18 @@ export class Aggregator {
     }
     const sets = state.entitySets;
     let grown: EntityKind[] | undefined;
-    for (const key in entities) {
-      const kind = key as EntityKind;
-      let set = sets.get(kind);
-      if (set === undefined) sets.set(kind, (set = new Set()));
+    for (const kind in entities) {
+      const values = entities[kind as EntityKind]!;
+      let set = sets.get(kind as EntityKind);
+      if (set === undefined) sets.set(kind as EntityKind, (set = new Set()));
       // A kind that has all the values it keeps takes no more (the names of a long outage).
-      if (set.size >= MAX_ENTITY_VALUES) continue;
       const size = set.size;
-      for (const value of entities[kind]!) {
+      if (size >= MAX_ENTITY_VALUES) continue;
+      for (let i = 0; i < values.length; i++) {
+        set.add(values[i]!);
         if (set.size >= MAX_ENTITY_VALUES) break;
-        set.add(value);
       }
-      if (set.size > size) (grown ??= []).push(kind);
+      if (set.size > size) (grown ??= []).push(kind as EntityKind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
       // A summary already looked at gives the same message: it is not sanitised and compared again
