@@ -361,11 +361,15 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
       found.add(K.roles, `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (others & TOO_MANY_PODS_FOUND && /too many pods/i.test(text)) found.add(K.resources, 'pods');
-  if (others & SPOT_FOUND && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
+  if (others & TOO_MANY_PODS_FOUND && TOO_MANY_PODS.test(text)) found.add(K.resources, 'pods');
+  if (others & SPOT_FOUND && SPOT.test(text) && SPOT_CAPACITY.test(text)) {
     found.add(K.capacityTypes, 'spot');
   }
 }
+
+const TOO_MANY_PODS = /too many pods/i;
+const SPOT = /\bspot\b/i;
+const SPOT_CAPACITY = /maxspotinstancecount|spot instances|spot node/i;
 
 /**
  * The lower-cased text, for the anchors of patterns that ignore case (made for the first such pattern
@@ -516,12 +520,20 @@ function takeValue(pattern: CompiledPattern, value: string | undefined, found: E
       TRAILING[value.charCodeAt(value.length - 1)] === 1 ? value.replace(TRAILING_PUNCTUATION, '') : value,
     );
   } else {
-    for (const pdb of value.split(/[ ,]+/)) {
-      const name = normalise(kind, pdb);
-      if (PDB_NAME.test(name)) found.add(K.pdbs, name);
+    // The names between runs of spaces and commas (as split(/[ ,]+/) gives them; an empty one is no name).
+    for (let start = 0, length = value.length; start < length;) {
+      let end = start;
+      while (end < length && !isListSeparator(value.charCodeAt(end))) end++;
+      if (end > start) {
+        const name = normalise(kind, start === 0 && end === length ? value : value.slice(start, end));
+        if (PDB_NAME.test(name)) found.add(K.pdbs, name);
+      }
+      start = end + 1;
     }
   }
 }
+
+const isListSeparator = (code: number): boolean => code === 32 || code === 44;
 
 /** A word character, as `\b` sees them: [A-Za-z0-9_]. */
 const isWordCode = (code: number): boolean =>
@@ -868,27 +880,67 @@ function normaliseKind(kind: EntityKind, value: string): string {
 }
 
 const POD_HASH = '[bcdfghjklmnpqrstvwxz2456789]';
-const DEPLOYMENT_POD = new RegExp(`^(.{1,200})-${POD_HASH}{6,10}-${POD_HASH}{5}$`);
-const STATEFULSET_POD = /^(.{1,200})-\d{1,5}$/;
-const GENERATED_POD = new RegExp(`^(.{1,200})-${POD_HASH}{5}$`);
+/** What workloadOf reads, in this order (kept for the test that holds it to these). */
+export const WORKLOAD_POD_NAMES: readonly RegExp[] = [
+  new RegExp(`^(.{1,200})-${POD_HASH}{6,10}-${POD_HASH}{5}$`),
+  /^(.{1,200})-\d{1,5}$/,
+  new RegExp(`^(.{1,200})-${POD_HASH}{5}$`),
+];
+/** 1 at the codes of the characters of Kubernetes's generated name suffixes (POD_HASH). */
+const HASH = new Uint8Array(128);
+for (const char of 'bcdfghjklmnpqrstvwxz2456789') HASH[char.charCodeAt(0)] = 1;
 
 /**
  * The workload a pod belongs to, from the names Kubernetes generates: `<deployment>-<rs hash>-<id>`,
- * `<statefulset>-<ordinal>`, `<daemonset|job>-<id>`. Returns `namespace/kind/name`.
+ * `<statefulset>-<ordinal>`, `<daemonset|job>-<id>`. Returns `namespace/kind/name`. The name is read
+ * from its end as WORKLOAD_POD_NAMES match it (their greedy first group is the longest prefix that
+ * leaves a suffix of the form, of 1 to 200 characters and no line terminator), without their
+ * backtracking and match arrays.
  */
 export function workloadOf(pod: string): string | undefined {
   const slash = pod.indexOf('/');
   const namespace = slash > 0 ? pod.slice(0, slash) : 'default';
   const name = slash > 0 ? pod.slice(slash + 1) : pod;
-  if (name.length > 253) return undefined;
-  const deployment = DEPLOYMENT_POD.exec(name);
-  if (deployment) return `${namespace}/deployment/${deployment[1]}`;
-  const statefulSet = STATEFULSET_POD.exec(name);
-  if (statefulSet) return `${namespace}/statefulset/${statefulSet[1]}`;
-  const generated = GENERATED_POD.exec(name);
-  if (generated) return `${namespace}/workload/${generated[1]}`;
+  const length = name.length;
+  if (length > 253) return undefined;
+  // A prefix ends at the first line terminator (`.` matches none).
+  let clean = 0;
+  while (clean < length && !isLineTerminator(name.charCodeAt(clean))) clean++;
+  // `-<5 hash characters>` at the end: a Deployment's pod (after `-<6 to 10 of them>`) or a generated one.
+  const hashEnd = length >= 6 && name.charCodeAt(length - 6) === 45 && hashes(name, length - 5, length);
+  if (hashEnd) {
+    // The longest prefix: the shortest ReplicaSet hash.
+    for (let hash = 6; hash <= 10; hash++) {
+      const prefix = length - 7 - hash;
+      if (prefix < 0) break;
+      if (name.charCodeAt(prefix) === 45 && hashes(name, prefix + 1, length - 6) && fits(prefix, clean))
+        return `${namespace}/deployment/${name.slice(0, prefix)}`;
+    }
+  }
+  // `-<1 to 5 digits>` at the end: the longest prefix, the fewest digits.
+  for (let digits = 1; digits <= 5 && digits < length; digits++) {
+    const code = name.charCodeAt(length - digits);
+    if (code < 48 || code > 57) break;
+    const prefix = length - 1 - digits;
+    if (name.charCodeAt(prefix) === 45) {
+      if (fits(prefix, clean)) return `${namespace}/statefulset/${name.slice(0, prefix)}`;
+      break;
+    }
+  }
+  if (hashEnd && fits(length - 6, clean)) return `${namespace}/workload/${name.slice(0, length - 6)}`;
   return undefined;
 }
+
+/** Whether `.{1,200}` matches the first `prefix` characters of a name whose first line terminator is at `clean`. */
+const fits = (prefix: number, clean: number): boolean => prefix >= 1 && prefix <= 200 && prefix <= clean;
+
+/** Whether every character of `text` from `start` to `end` is one of POD_HASH's. */
+function hashes(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (HASH[text.charCodeAt(i)] !== 1) return false;
+  return true;
+}
+
+const isLineTerminator = (code: number): boolean => code === 10 || code === 13 || code === 0x2028 || code === 0x2029;
 
 /**
  * Where the Karpenter controller runs, so that advice names its namespace rather than assuming one:

@@ -6,9 +6,11 @@ import {
   isNodePoolName,
   NODE_POOL_NAME,
   STORAGE_DRIVER,
+  workloadOf,
+  WORKLOAD_POD_NAMES,
 } from '../../lambdas/core/entities';
 import type { Entities, LogRecord } from '../../lambdas/core/model';
-import { extractEntities as referenceEntities } from '../support/entities-reference';
+import { extractEntities as referenceEntities, workloadOf as referenceWorkloadOf } from '../support/entities-reference';
 
 /**
  * What extraction reads outside the text (issue 17): the structured fields, the event's object, the
@@ -200,6 +202,100 @@ const record: fc.Arbitrary<LogRecord> = fc
     source,
     origin: { logGroup: '/aws/eks/prod', logStream },
   }));
+
+/** What workloadOf answers by the expressions: the first that matches, its group. */
+const byExpressions = (pod: string): string | undefined => {
+  const slash = pod.indexOf('/');
+  const namespace = slash > 0 ? pod.slice(0, slash) : 'default';
+  const name = slash > 0 ? pod.slice(slash + 1) : pod;
+  if (name.length > 253) return undefined;
+  const kinds = ['deployment', 'statefulset', 'workload'];
+  for (let i = 0; i < WORKLOAD_POD_NAMES.length; i++) {
+    const match = WORKLOAD_POD_NAMES[i]!.exec(name);
+    if (match) return `${namespace}/${kinds[i]!}/${match[1]!}`;
+  }
+  return undefined;
+};
+/** Pod names from the pieces the expressions read: hash characters, digits, dashes, and others. */
+const podName = fc
+  .tuple(
+    fc.constantFrom('', 'shop/', 'default/', '/', 'a/b/'),
+    fc.array(
+      fc.constantFrom(
+        ...'bcdz2459aeiou0136-.',
+        '-',
+        '--',
+        'web',
+        '-6d8f7b9c54',
+        '-8zr7n',
+        '-x7k2p',
+        '-12',
+        '-123456',
+        '\n',
+        '\u2028',
+        'A',
+        ' ',
+        'x'.repeat(190),
+        'y'.repeat(60),
+      ),
+      { maxLength: 10 },
+    ),
+  )
+  .map(([namespace, parts]) => namespace + parts.join(''));
+
+describe('workloads read by hand', () => {
+  it('property: workloadOf answers as its expressions (and as the reference)', () => {
+    fc.assert(
+      fc.property(fc.oneof(podName, fc.string()), (pod) => {
+        const expected = byExpressions(pod);
+        expect(workloadOf(pod)).toBe(expected);
+        expect(referenceWorkloadOf(pod)).toBe(expected);
+      }),
+      { numRuns: 30_000 },
+    );
+    for (const pod of [
+      'shop/web-6d8f7b9c54-8zr7n',
+      'web-6d8f7b9c-8zr7n',
+      'web-6d8f7b9c54x-8zr7n',
+      'db-0',
+      'db-12345',
+      'db-123456',
+      'ds-8zr7n',
+      '-8zr7n',
+      'a-bcdfgh-bcdfg',
+      'a-bcdfgh-bcdfgh-bcdfg',
+      'a\n-bcdfg',
+      `${'x'.repeat(200)}-bcdfg`,
+      `${'x'.repeat(201)}-bcdfg`,
+      `${'x'.repeat(195)}-bcdfghjklm-bcdfg`,
+    ])
+      expect(workloadOf(pod)).toBe(byExpressions(pod));
+  });
+});
+
+describe('lists read by hand', () => {
+  it('property: the PDBs of a bracketed list are those the reference extractor reads', () => {
+    const list = fc
+      .array(fc.constantFrom('shop/a', 'b/c-1', 'prose', 'x/Y', 'ns/z.', 'ns/q,', ' ', ',', ', ', '  ', ',,'), {
+        maxLength: 8,
+      })
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(list, fc.constantFrom('PodDisruptionBudget(s)=[', 'PodDisruptionBudget=['), (names, opening) => {
+        const text = `cannot disrupt NodeClaim: pdb prevents pod evictions (${opening}${names}])`;
+        const each: LogRecord = {
+          format: 'plain',
+          text,
+          summary: text,
+          fields: {},
+          origin: {},
+        };
+        expect(ordered(extractEntities(each))).toEqual(ordered(referenceEntities(each)));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
 
 describe('entities outside the text', () => {
   it('property: records with any of the fields read, event objects, writers and streams: same as the reference, in order', () => {
