@@ -813,7 +813,9 @@ const RESOURCE_KINDS: Readonly<Record<string, string>> = {
  */
 function kindFromResource(resource: string): string {
   const dot = resource.indexOf('.');
-  return RESOURCE_KINDS[(dot < 0 ? resource : resource.slice(0, dot)).toLowerCase()] ?? resource;
+  const name = (dot < 0 ? resource : resource.slice(0, dot)).toLowerCase();
+  // Own members only: `constructor/web-1` is a row's text, and Object's constructor no kind.
+  return Object.hasOwn(RESOURCE_KINDS, name) ? RESOURCE_KINDS[name]! : resource;
 }
 
 /** The parts that are not empty, joined by ` | ` (what the classifier reads of a record). */

@@ -1,3 +1,4 @@
+import { analyzeMessages } from '../../lambdas/core/analyze';
 import { assembleRecords } from '../../lambdas/core/assemble';
 import { parseMessage } from '../../lambdas/core/parse';
 
@@ -163,6 +164,19 @@ describe('parseMessage', () => {
       'payments   2m   Warning   FailedScheduling   pod/api-6f7c9d8b4-x2x2x   0/3 nodes are available',
     );
     expect(withNamespace.event?.object).toEqual({ kind: 'Pod', name: 'api-6f7c9d8b4-x2x2x', namespace: 'payments' });
+  });
+
+  it("keeps a row's resource as its kind when it names a member every object inherits", () => {
+    // `constructor` is a word of the row, not a kind: the lookup once returned Object's constructor
+    // function, and the entity extraction that lower-cases a kind threw, failing the whole delivery.
+    const lines = [
+      '3m   Warning   FailedScheduling   constructor/web-1   0/3 nodes are available: 3 Insufficient cpu.',
+      '  Warning  FailedScheduling  Constructor.core/web-1  0/3 nodes are available: 3 Insufficient cpu.',
+    ];
+    expect(parse(lines[0]!).event?.object).toEqual({ kind: 'constructor', name: 'web-1' });
+    expect(parse(lines[1]!).event?.object).toEqual({ kind: 'Constructor.core', name: 'web-1' });
+    const messages = lines.map((message, index) => ({ message, origin: { line: index + 1 } }));
+    expect(() => analyzeMessages(messages, 'prod')).not.toThrow();
   });
 
   it('reads kubectl describe event rows with age, count and source', () => {
