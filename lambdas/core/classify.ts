@@ -47,20 +47,23 @@ interface Tables {
    * a pattern in its list (what `scan` finds), so a record's hits are tested without hashing.
    */
   fragmentMatcher: SubstringMatcher;
-  /** Pattern → 1 when it is a rule's fragment (not only an entity gate). */
-  isFragment: Uint8Array;
-  /** Pattern → the clauses it is the first fragment of (a clause can only hold when it was found), each as its fragments' indexes. */
-  clausesByFirstFragment: Array<Array<{ rule: number; clause: readonly number[] }> | undefined>;
+  /**
+   * Pattern → what it is to the classifier, as bits (`ROLE`): a rule's fragment (not only an entity
+   * gate), a scheduling failure's, a transition's gate, a specific capacity fragment, a condition
+   * phrase. One pass over a record's hits ORs them together.
+   */
+  roles: Uint8Array;
+  /**
+   * The clauses each pattern is the first fragment of (a clause can only hold when it was found), in
+   * one array: pattern p's run from `clauseStart[p]` to `clauseStart[p + 1]`, each clause as its
+   * rule, its number of fragments and its fragments' indexes.
+   */
+  clauseStart: Int32Array;
+  clauseData: Int32Array;
   /** Pattern → the rules' patterns it gates. */
   patternsByGate: Array<Array<{ rule: number; pattern: RegExp }> | undefined>;
-  /** The patterns of TRANSITION_GATES. */
-  transitionGates: readonly number[];
   /** Pattern → the condition it states when it is one of NODE_CONDITION_PHRASES. */
   conditionPhrases: Array<readonly [type: string, status: Status] | undefined>;
-  /** The patterns of SCHEDULING_FAILURE_FRAGMENTS. */
-  schedulingFailureFragments: readonly number[];
-  /** Pattern → 1 when it is a fragment of insufficient-instance-capacity other than its generic wrapper. */
-  specificCapacityFragments: Uint8Array;
   /** The fragments that tell a record may classify: what the prefilters look for (`prefilterLists`). */
   telling: readonly string[];
   specificCapacityCauses: readonly number[];
@@ -70,6 +73,19 @@ interface Tables {
   controllerUnschedulable: number;
   insufficientCapacity: number;
 }
+
+/** The bits of `Tables.roles`. */
+const ROLE = {
+  fragment: 1,
+  /** One of SCHEDULING_FAILURE_FRAGMENTS. */
+  schedulingFailure: 2,
+  /** One of TRANSITION_GATES. */
+  transition: 4,
+  /** A fragment of insufficient-instance-capacity other than its generic wrapper. */
+  specificCapacity: 8,
+  /** One of NODE_CONDITION_PHRASES. */
+  conditionPhrase: 16,
+} as const;
 
 let tablesMemo: Tables | undefined;
 const tables = (): Tables => (tablesMemo ??= buildTables());
@@ -122,10 +138,9 @@ function buildTables(): Tables {
     for (const [pattern, value] of entries) table[index(pattern)] = value;
     return table;
   };
-  const flags = (wanted: Iterable<string>): Uint8Array => {
-    const table = new Uint8Array(patterns.length);
-    for (const pattern of wanted) table[index(pattern)] = 1;
-    return table;
+  const roles = new Uint8Array(patterns.length);
+  const role = (wanted: Iterable<string>, bit: number): void => {
+    for (const pattern of wanted) roles[index(pattern)]! |= bit;
   };
   // Every rule the classifier can name: the log rules, and those it adds or removes by name.
   const ruleIds = [
@@ -147,6 +162,14 @@ function buildTables(): Tables {
   const capacityFragments = matchers
     .filter((m) => m.rule === 'insufficient-instance-capacity')
     .flatMap((m) => m.clauses.flat());
+  role(fragments, ROLE.fragment);
+  role(SCHEDULING_FAILURE_FRAGMENTS, ROLE.schedulingFailure);
+  role(TRANSITION_GATES, ROLE.transition);
+  role(
+    capacityFragments.filter((fragment) => !GENERIC_CAPACITY.has(fragment)),
+    ROLE.specificCapacity,
+  );
+  role(Object.keys(NODE_CONDITION_PHRASES), ROLE.conditionPhrase);
   return {
     matchers,
     ruleIds,
@@ -158,15 +181,17 @@ function buildTables(): Tables {
     // pipeline evicts a large table from cache (filtered stream 6.5–10.9× the floor with it, 11.3–12.0×
     // with every row; the prefilter, which scans line after line, keeps every row).
     fragmentMatcher: new SubstringMatcher(patterns, 3),
-    isFragment: flags(fragments),
-    clausesByFirstFragment: byPattern([
-      ...groupBy(
-        matchers.flatMap((matcher) =>
-          matcher.clauses.map((clause) => ({ rule: ruleOf(matcher.rule), clause: clause.map(index) })),
+    roles,
+    ...clauseTables(
+      byPattern([
+        ...groupBy(
+          matchers.flatMap((matcher) =>
+            matcher.clauses.map((clause) => ({ rule: ruleOf(matcher.rule), clause: clause.map(index) })),
+          ),
+          ({ clause }) => patterns[clause[0]!]!,
         ),
-        ({ clause }) => patterns[clause[0]!]!,
-      ),
-    ]),
+      ]),
+    ),
     patternsByGate: byPattern(
       [
         ...groupBy(
@@ -177,16 +202,28 @@ function buildTables(): Tables {
         ),
       ].map(([gate, entries]) => [gate, entries.map(({ rule, pattern }) => ({ rule, pattern }))] as const),
     ),
-    transitionGates: TRANSITION_GATES.map(index),
     conditionPhrases: byPattern(Object.entries(NODE_CONDITION_PHRASES)),
-    schedulingFailureFragments: SCHEDULING_FAILURE_FRAGMENTS.map(index),
-    specificCapacityFragments: flags(capacityFragments.filter((fragment) => !GENERIC_CAPACITY.has(fragment))),
     telling,
     specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => ruleOf(m.rule)),
     supersedes: byRule(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!.map(ruleOf)] as const)),
     controllerUnschedulable: ruleOf('karpenter-controller-unschedulable'),
     insufficientCapacity: ruleOf('insufficient-instance-capacity'),
   };
+}
+
+/** `clauseStart` and `clauseData` (see `Tables`) from each pattern's clauses. */
+function clauseTables(byFirst: Array<Array<{ rule: number; clause: readonly number[] }> | undefined>): {
+  clauseStart: Int32Array;
+  clauseData: Int32Array;
+} {
+  const clauseStart = new Int32Array(byFirst.length + 1);
+  const data: number[] = [];
+  for (let pattern = 0; pattern < byFirst.length; pattern++) {
+    clauseStart[pattern] = data.length;
+    for (const { rule, clause } of byFirst[pattern] ?? []) data.push(rule, clause.length, ...clause);
+  }
+  clauseStart[byFirst.length] = data.length;
+  return { clauseStart, clauseData: Int32Array.from(data) };
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -304,14 +341,15 @@ export function rawForms(fragment: string): string[] {
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
   const t = tables();
-  const { fragmentMatcher, isFragment, clausesByFirstFragment, patternsByGate, supersedes } = t;
+  const { fragmentMatcher, roles, clauseStart, clauseData, patternsByGate, supersedes } = t;
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
   // `hits` is the matcher's own object, valid until its next scan: nothing below keeps it.
   const hits = fragmentMatcher.scan(record.text);
   const { order, count } = hits;
-  let anyFragment = false;
-  for (let i = 0; i < count && !anyFragment; i++) anyFragment = isFragment[order[i]! - 1] === 1;
-  if (!anyFragment) return [];
+  // What the patterns found are, together (`ROLE`).
+  let found = 0;
+  for (let i = 0; i < count; i++) found |= roles[order[i]! - 1]!;
+  if ((found & ROLE.fragment) === 0) return [];
   // Lower-cased only for the few records a pattern or a transition is looked for in.
   let lower: string | undefined;
   // The rules found so far, in the order found: a list reused from record to record (what a set of
@@ -322,12 +360,16 @@ export function classify(record: LogRecord): Signal[] {
   // the fragments were found, which is the order of the rules and so of the signals.
   for (let i = 0; i < count; i++) {
     const fragment = order[i]! - 1;
-    const clauses = clausesByFirstFragment[fragment];
-    if (clauses !== undefined) {
-      for (let c = 0; c < clauses.length; c++) {
-        const { rule, clause } = clauses[c]!;
-        if (!rules.has(rule) && holds(clause, hits)) rules.add(rule);
+    // Each clause: its rule, its length, its fragments, the first of them this one (found).
+    for (let at = clauseStart[fragment]!, end = clauseStart[fragment + 1]!; at < end;) {
+      const rule = clauseData[at]!;
+      const next = at + 2 + clauseData[at + 1]!;
+      if (!rules.has(rule)) {
+        let holds = true;
+        for (let f = at + 3; f < next && holds; f++) holds = hits.hasIndex(clauseData[f]!);
+        if (holds) rules.add(rule);
       }
+      at = next;
     }
     const patterns = patternsByGate[fragment];
     if (patterns !== undefined) {
@@ -337,8 +379,8 @@ export function classify(record: LogRecord): Signal[] {
       }
     }
   }
-  applyPolarity(rules, record, lower, hits, t);
-  dropGenericCapacityWrapper(rules, hits, t);
+  applyPolarity(rules, record, lower, hits, found, t);
+  dropGenericCapacityWrapper(rules, found, t);
   // As over a set: a rule removed before its turn has none.
   for (let i = 0; i < rules.count; i++) {
     const general = supersedes[rules.ids[i]!];
@@ -350,7 +392,7 @@ export function classify(record: LogRecord): Signal[] {
       if (at <= i) i--;
     }
   }
-  const schedulingFailure = someFound(t.schedulingFailureFragments, hits);
+  const schedulingFailure = (found & ROLE.schedulingFailure) !== 0;
   if (rules.count === 0 && !schedulingFailure) return [];
 
   const entities = extractEntities(record, hits);
@@ -408,16 +450,14 @@ const ruleList = new RuleList();
  * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
  * specific cause is present, the specific cause is the diagnosis.
  */
-function dropGenericCapacityWrapper(rules: RuleList, hits: Found, t: Tables): void {
-  if (!rules.has(t.insufficientCapacity)) return;
-  const { specificCapacityCauses, specificCapacityFragments } = t;
+function dropGenericCapacityWrapper(rules: RuleList, found: number, t: Tables): void {
+  // Only the wrapper: no specific capacity fragment found.
+  if ((found & ROLE.specificCapacity) !== 0 || !rules.has(t.insufficientCapacity)) return;
+  const { specificCapacityCauses } = t;
   let specificCause = false;
   for (let i = 0; i < specificCapacityCauses.length && !specificCause; i++)
     specificCause = rules.has(specificCapacityCauses[i]!);
-  if (!specificCause) return;
-  let onlyWrapper = true;
-  for (let i = 0; i < hits.count && onlyWrapper; i++) onlyWrapper = specificCapacityFragments[hits.order[i]! - 1] === 0;
-  if (onlyWrapper) rules.remove(t.insufficientCapacity);
+  if (specificCause) rules.remove(t.insufficientCapacity);
 }
 
 const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
@@ -433,19 +473,23 @@ function applyPolarity(
   record: LogRecord,
   lowerText: string | undefined,
   hits: Found,
+  found: number,
   t: Tables,
 ): void {
   if (isRecoveryEvent(record)) {
     rules.count = 0;
     return;
   }
-  const { transitionGates, conditionPhrases } = t;
   let phrases: Array<readonly [string, Status]> | undefined;
-  for (let i = 0; i < hits.count; i++) {
-    const phrase = conditionPhrases[hits.order[i]! - 1];
-    if (phrase !== undefined) (phrases ??= []).push(phrase);
+  if ((found & ROLE.conditionPhrase) !== 0) {
+    const { conditionPhrases } = t;
+    for (let i = 0; i < hits.count; i++) {
+      const phrase = conditionPhrases[hits.order[i]! - 1];
+      if (phrase !== undefined) (phrases ??= []).push(phrase);
+    }
   }
-  const statements = conditionStatements(record, lowerText, someFound(transitionGates, hits), phrases ?? NO_PHRASES);
+  const transition = (found & ROLE.transition) !== 0;
+  const statements = conditionStatements(record, lowerText, transition, phrases ?? NO_PHRASES);
   if (statements.length === 0) return;
   const failing = new Set<number>();
   const healthy = new Set<number>();
@@ -476,18 +520,6 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
 }
 
 const NO_PHRASES: ReadonlyArray<readonly [string, Status]> = [];
-
-/** Whether every pattern of `clause` was found. */
-function holds(clause: readonly number[], hits: Found): boolean {
-  for (let i = 0; i < clause.length; i++) if (!hits.hasIndex(clause[i]!)) return false;
-  return true;
-}
-
-/** Whether one of `patterns` was found. */
-function someFound(patterns: readonly number[], hits: Found): boolean {
-  for (let i = 0; i < patterns.length; i++) if (hits.hasIndex(patterns[i]!)) return true;
-  return false;
-}
 
 /** Karpenter's own pods are the subject of the controller rule; other signals keep every entity. */
 function entitiesFor(rule: RuleId, entities: Entities): Entities {
