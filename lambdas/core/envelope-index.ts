@@ -1,4 +1,5 @@
 import { EventKind, TIMESTAMP, type EnvelopeHeader, type EnvelopeIndex, type IndexedEvent } from './envelope-events';
+import { ENVELOPE_AUTOMATON } from './envelope-automaton.generated';
 import { ENVELOPE_FRAGMENTS } from './envelope-fragments.generated';
 import { EnvelopeScan } from './envelope-scan';
 
@@ -41,8 +42,14 @@ const NEXT_EVENT = '"},{"id":"';
 const FLAG = 1;
 const NEXT_EVENT_KEY = 2;
 const TIMESTAMP_KEY = 4;
-const PATTERNS = [...ENVELOPE_FRAGMENTS, ...ANOMALIES, NEXT_EVENT, TIMESTAMP];
-const CLASSES = [...ENVELOPE_FRAGMENTS.map(() => FLAG), ...ANOMALIES.map(() => FLAG), NEXT_EVENT_KEY, TIMESTAMP_KEY];
+/** What the scanner looks for, and the class of each (scripts/generate-envelope-automaton.ts builds its automaton ahead). */
+export const PATTERNS: readonly string[] = [...ENVELOPE_FRAGMENTS, ...ANOMALIES, NEXT_EVENT, TIMESTAMP];
+export const CLASSES: readonly number[] = [
+  ...ENVELOPE_FRAGMENTS.map(() => FLAG),
+  ...ANOMALIES.map(() => FLAG),
+  NEXT_EVENT_KEY,
+  TIMESTAMP_KEY,
+];
 const QUOTE = 34;
 const BACKSLASH = 92;
 
@@ -83,7 +90,9 @@ export function indexEnvelope(bytes: Buffer): EnvelopeIndex | undefined {
   };
   if (first === end) return index;
   if (first > end) return undefined;
-  scanner ??= EnvelopeScan.of(PATTERNS, CLASSES) ?? null;
+  // Built ahead for these patterns (envelope-automaton.generated.ts): inflated in about a third of the
+  // time building it takes, on the first delivery; built here when the patterns changed since.
+  scanner ??= EnvelopeScan.of(PATTERNS, CLASSES, ENVELOPE_AUTOMATON) ?? null;
   if (!scanner) return undefined;
   // A stream the subscription filter passes keeps most of its events: parsed whole, it costs less
   // than event by event. The first events tell which kind of delivery this is.

@@ -1,3 +1,4 @@
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   BLOCK,
   BR,
@@ -142,6 +143,78 @@ export function automatonOf(patterns: readonly string[], classes: readonly numbe
   return { table, classes: ends.slice(0, states), symbols, shift, longest };
 }
 
+/**
+ * An automaton built ahead (scripts/generate-envelope-automaton.ts): the patterns' fingerprint, the
+ * shape, and the table, the states' classes and the symbols, deflated, in base64 lines.
+ */
+export interface PrebuiltAutomaton {
+  fingerprint: string;
+  states: number;
+  shift: number;
+  longest: number;
+  data: readonly string[];
+}
+
+/**
+ * A fingerprint of patterns and their classes: their count, and zlib's CRC-32 of the patterns and of
+ * the classes (native: hashing the 24,000 characters of the decoder's patterns in JavaScript took
+ * longer, on a cold start, than inflating the automaton). A collision would make the decoder take an
+ * automaton of other patterns, which the test of the one shipped catches before it ships.
+ */
+export function fingerprintOf(patterns: readonly string[], classes: readonly number[] = []): string {
+  const classList = patterns.map((_, p) => classes[p] ?? 1).join(',');
+  // Each pattern with its length before it: no two lists give the same text.
+  const patternList = patterns.map((pattern) => `${pattern.length}:${pattern}`).join('');
+  return [patterns.length, crc32(patternList), crc32(classList)].map((n) => n.toString(16)).join('-');
+}
+
+/** `automaton` as `PrebuiltAutomaton` data: the table (16-bit, little-endian), the classes, the symbols, deflated. */
+export function prebuiltDataOf(automaton: Automaton): Buffer {
+  const table = Buffer.alloc(automaton.table.length * 2);
+  for (let i = 0; i < automaton.table.length; i++) table.writeInt16LE(automaton.table[i]!, 2 * i);
+  return deflateRawSync(Buffer.concat([table, automaton.classes, automaton.symbols]), { level: 9 });
+}
+
+/**
+ * The automaton of `prebuilt` when it was built for these patterns and classes, else undefined (the
+ * caller builds it). Inflating its 1.9 MB takes a third of building it, on the first delivery.
+ */
+export function prebuiltAutomaton(
+  prebuilt: PrebuiltAutomaton,
+  patterns: readonly string[],
+  classes?: readonly number[],
+): Automaton | undefined {
+  if (prebuilt.fingerprint !== fingerprintOf(patterns, classes)) return undefined;
+  const { states, shift, longest } = prebuilt;
+  const entries = states << shift;
+  const size = 2 * entries + states + 256;
+  let bytes: Buffer;
+  try {
+    // One output chunk of the known size: no concatenation of 16 KB chunks after.
+    bytes = inflateRawSync(Buffer.from(prebuilt.data.join(''), 'base64'), {
+      chunkSize: size + 64,
+      maxOutputLength: size,
+    });
+  } catch {
+    return undefined;
+  }
+  if (bytes.length !== size) return undefined;
+  // The table read in place where it is aligned and little-endian, as zlib's one chunk is.
+  const table =
+    LITTLE_ENDIAN && bytes.byteOffset % 2 === 0
+      ? new Int16Array(bytes.buffer, bytes.byteOffset, entries)
+      : Int16Array.from({ length: entries }, (_, i) => bytes.readInt16LE(2 * i));
+  return {
+    table,
+    classes: bytes.subarray(2 * entries, 2 * entries + states),
+    symbols: bytes.subarray(2 * entries + states),
+    shift,
+    longest,
+  };
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Where patterns end: the offset of the last byte, and the classes of the patterns ending there. */
 export interface Hits {
   count: number;
@@ -179,10 +252,18 @@ export class EnvelopeScan {
     this.scanN = exports[`scan${LANES}`] as (from: number, to: number) => void;
   }
 
-  /** A scanner for `patterns` (of `classes`, as `automatonOf`), or undefined where WebAssembly is not available. */
-  static of(patterns: readonly string[], classes?: readonly number[]): EnvelopeScan | undefined {
+  /**
+   * A scanner for `patterns` (of `classes`, as `automatonOf`), from `prebuilt` where it was built for
+   * them, or undefined where WebAssembly is not available.
+   */
+  static of(
+    patterns: readonly string[],
+    classes?: readonly number[],
+    prebuilt?: PrebuiltAutomaton,
+  ): EnvelopeScan | undefined {
     if (typeof Wasm !== 'object') return undefined;
-    return new EnvelopeScan(automatonOf(patterns, classes));
+    const automaton = (prebuilt && prebuiltAutomaton(prebuilt, patterns, classes)) ?? automatonOf(patterns, classes);
+    return new EnvelopeScan(automaton);
   }
 
   /**
