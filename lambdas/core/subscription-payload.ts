@@ -120,9 +120,13 @@ type EnvelopeScanner = typeof import('./envelope-index');
  * inline.
  */
 function envelopeScanner(): EnvelopeScanner {
+  // Required once: every require resolves its path first, and under a loader such as tsx (the bench,
+  // the tests) that cost about a millisecond per delivery.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./envelope-index') as EnvelopeScanner;
+  return (scannerModule ??= require('./envelope-index') as EnvelopeScanner);
 }
+
+let scannerModule: EnvelopeScanner | undefined;
 
 /** Validates an already decoded subscription document (as found in a file or a test fixture). */
 export function toSubscriptionDocument(value: unknown): DecodeResult {
