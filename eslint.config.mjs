@@ -50,7 +50,7 @@ const intoAdaptersOrHandlers = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', 'coverage/**', 'examples/**', 'docs/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'dist/**', '.bench/**', 'coverage/**', 'examples/**', 'docs/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -5,13 +5,23 @@
  * the lines that may matter). Runs the compiled CLI, as users do.
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { prefilterFragments } from '../lambdas/core/classify';
 import { buildCli } from './build';
 
-const ROOT = join(__dirname, '..');
+/**
+ * The project's folder: the nearest one above `from` with a package.json. The bench runs bundled
+ * from .bench/ (package.json `bench`) and, for a quick look, from scripts/ under tsx.
+ */
+export function projectRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+const ROOT = projectRoot(__dirname);
 const BIN = join(ROOT, 'bin', 'karpenter-doctor.js');
 
 type Report = (measure: string, result: string, goal?: string) => void;
