@@ -222,12 +222,18 @@ const MAX_SAMPLE_BYTES = 32 * 1024;
 function mostlyFlagged(scanner: EnvelopeScan, bytes: Uint8Array, first: number): boolean {
   const early = flagsPerEvent(scanner, bytes.subarray(first, first + SAMPLE_BYTES));
   if (early !== undefined && (early < 1 || early > 3)) return early > 3;
-  const late = flagsPerEvent(scanner, bytes.subarray(first, first + MAX_SAMPLE_BYTES));
+  const late = flagsPerEvent(scanner, bytes.subarray(first, first + MAX_SAMPLE_BYTES), true);
   return late !== undefined && late > 2;
 }
 
-/** Hits per whole event of `sample` beyond the six of its structure; undefined without a whole event. */
-function flagsPerEvent(scanner: EnvelopeScan, sample: Uint8Array): number | undefined {
+/**
+ * Hits per whole event of `sample` beyond the six of its structure; undefined without a whole event.
+ * With `flaggedFirst`, a sample inside its first event counts as Infinity once that event has a hit
+ * that flags it: an event longer than the largest sample is most of what the probe sees, and once
+ * flagged it is parsed either way, so read event by event the delivery would pay a scan of all its
+ * bytes on top of that parse (one 256 KB line: 2.5× the floor so, 2.3× parsed whole).
+ */
+function flagsPerEvent(scanner: EnvelopeScan, sample: Uint8Array, flaggedFirst = false): number | undefined {
   const hits = scanner.hits(sample, sample.length);
   if (!hits) return Infinity;
   // The hits up to the last NEXT_EVENT are those of the events it closes.
@@ -239,7 +245,8 @@ function flagsPerEvent(scanner: EnvelopeScan, sample: Uint8Array): number | unde
       counted = i + 1;
     }
   }
-  return events === 0 ? undefined : (counted - 6 * events) / events;
+  if (events > 0) return (counted - 6 * events) / events;
+  return flaggedFirst && hits.count > 6 ? Infinity : undefined;
 }
 
 /** Whether a hit of `from` up to `to` that flags its event ends before `end` (the hits are in order). */

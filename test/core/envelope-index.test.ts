@@ -378,6 +378,28 @@ describe('a delivery read from its bytes', () => {
     }
   });
 
+  it('parses whole a delivery whose first event, longer than the probe, is already flagged in it', () => {
+    const long = 'x'.repeat(256 * 1024);
+    for (const [message, expectIndexed] of [
+      [`{"level":"ERROR","message":"failed launching nodeclaim","error":"${long}"}`, false],
+      [`{"level":"INFO","message":"${long}"}`, true],
+      [`{"level":"INFO","message":"${long} failed launching nodeclaim"}`, true],
+    ] as const) {
+      const json = JSON.stringify({
+        messageType: 'DATA_MESSAGE',
+        ...HEADER,
+        logEvents: [
+          { id: '1', timestamp: 1_795_000_000_000, message },
+          { id: '2', timestamp: 1_795_000_000_001, message: corpus.find((line) => !worthParsingOrPlacement(line))! },
+        ],
+      });
+      const fast = decodeSubscriptionData(encode(json));
+      expect(fast.ok && envelopeIndexOf(fast.document) !== undefined).toBe(expectIndexed);
+      expect(analysed(fast)).toEqual(analysed(parsedWhole(json)));
+      expect(plain(fast)).toEqual(plain(parsedWhole(json)));
+    }
+  });
+
   it('never settles a message the prefilter keeps or that a test on its first character needs', () => {
     fc.assert(
       fc.property(fc.array(message, { minLength: 1, maxLength: 30 }), (texts) => {
