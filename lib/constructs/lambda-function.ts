@@ -217,10 +217,10 @@ export interface LazyModule {
 
 /**
  * Every function's lazy modules: its own (`lazyModules`, beside its handler, and `lazyCoreModules`,
- * in lambdas/core) and the zod schema of the
- * settings (lambdas/shared/settings-schema.ts), which a function loads only when its settings file is
- * not as the stack writes it (contracts/settings-check.ts): every function reads its settings, and
- * none needs zod to read them as written.
+ * in lambdas/core) and the zod schema of the settings (lambdas/shared/settings-schema.ts), which a
+ * function loads only when its settings file is not as the stack writes it
+ * (contracts/settings-check.ts): every function reads its settings, and none needs zod to read them
+ * as written.
  */
 export function lazyModulesOf(
   props: Pick<LambdaFunctionProps, 'handlerFile' | 'lazyModules' | 'lazyCoreModules'>,
