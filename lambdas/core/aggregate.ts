@@ -338,9 +338,15 @@ class EventCounts {
     const previous = map.get(key);
     const seen = previous === undefined ? 0 : previous.count;
     if (count <= seen) return 0;
-    // Deleted first, so the map stays in the order its events were last raised (newest last).
-    if (previous !== undefined) map.delete(key);
-    map.set(key, { count, order: this.raised++ });
+    if (previous === undefined) {
+      map.set(key, { count, order: this.raised++ });
+    } else {
+      // Deleted and set again, so the map stays in the order its events were last raised (newest last).
+      map.delete(key);
+      previous.count = count;
+      previous.order = this.raised++;
+      map.set(key, previous);
+    }
     if (this.size() > MAX_REMEMBERED) this.forgetOldest();
     return count - seen;
   }
@@ -349,19 +355,18 @@ class EventCounts {
   named(): EventCount[] | undefined {
     const [uids, names] = this.maps;
     if (uids.size === 0 && names.size === 0) return undefined;
-    const byUid = [...uids];
-    const byName = [...names];
+    // Only the newest MAX_EVENT_COUNTS of each map can be listed: the older ones are passed over.
+    const byUid = newest(uids, MAX_EVENT_COUNTS);
+    const byName = newest(names, MAX_EVENT_COUNTS);
     const kept: EventCount[] = [];
     // Both lists newest last: merged from their ends, newest first, as a single map was walked.
-    let u = byUid.length - 1;
-    let n = byName.length - 1;
+    let u = byUid.keys.length - 1;
+    let n = byName.keys.length - 1;
     while ((u >= 0 || n >= 0) && kept.length < MAX_EVENT_COUNTS) {
-      if (n < 0 || (u >= 0 && byUid[u]![1].order > byName[n]![1].order)) {
-        const [uid, seen] = byUid[u--]!;
-        kept.push([eventKeyOf(`uid\u0000${uid}`)!, seen.count]);
+      if (n < 0 || (u >= 0 && byUid.seen[u]!.order > byName.seen[n]!.order)) {
+        kept.push([namedEventKey(`uid\u0000${byUid.keys[u]!}`), byUid.seen[u--]!.count]);
       } else {
-        const [name, seen] = byName[n--]!;
-        kept.push([eventKeyOf(`name\u0000${name}`)!, seen.count]);
+        kept.push([namedEventKey(`name\u0000${byName.keys[n]!}`), byName.seen[n--]!.count]);
       }
     }
     return kept.reverse();
@@ -428,13 +433,53 @@ export function eventIdentityOf(record: LogRecord): string | undefined {
  */
 export function eventKeyOf(identity: string): string | undefined {
   if (!identity.startsWith('uid\u0000') && !identity.startsWith('name\u0000')) return undefined;
-  return hash('sha256', identity, 'base64url').slice(0, 16);
+  return namedEventKey(identity);
+}
+
+/** `eventKeyOf` of an identity known to be a uid's or a name's. */
+const namedEventKey = (identity: string): string => hash('sha256', identity, 'base64url').slice(0, 16);
+
+/** The last `limit` keys of a map and what they map to, in the map's order. */
+function newest<V>(map: ReadonlyMap<string, V>, limit: number): { keys: string[]; seen: V[] } {
+  const keys: string[] = [];
+  const seen: V[] = [];
+  let skip = map.size - limit;
+  for (const [key, value] of map) {
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    keys.push(key);
+    seen.push(value);
+  }
+  return { keys, seen };
 }
 
 function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
   const entities: Entities = {};
-  for (const [kind, set] of sets) entities[kind] = [...set].sort();
+  for (const [kind, set] of sets) entities[kind] = sortedValues(set);
   return entities;
+}
+
+/**
+ * The values of a set in the order `[...set].sort()` gives (UTF-16 code units, what `<` compares for
+ * strings), each inserted where a binary search places it: at most MAX_ENTITY_VALUES short strings,
+ * for which the default sort's setup cost more than the comparisons.
+ */
+export function sortedValues(set: ReadonlySet<string>): string[] {
+  const sorted: string[] = [];
+  for (const value of set) {
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (sorted[middle]! > value) high = middle;
+      else low = middle + 1;
+    }
+    for (let at = sorted.length; at > low; at--) sorted[at] = sorted[at - 1]!;
+    sorted[low] = value;
+  }
+  return sorted;
 }
 
 /** When a record was written, in epoch ms: its own time, else when CloudWatch received it. */
