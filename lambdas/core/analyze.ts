@@ -1,7 +1,7 @@
 import { Aggregator, type Incident, type IncidentChange, timeOf } from './aggregate';
 import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
 import type { RuleId } from './rules/ids';
-import { classify, worthParsingOrPlacement } from './classify';
+import { classify, classifyAll, worthParsingOrPlacement } from './classify';
 import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
 import type { LogRecord, Signal } from './model';
 import { mayBeLaunchStep } from './launch-rounds';
@@ -136,7 +136,7 @@ export class StreamingAnalyzer {
       const record = assembler.push(message);
       if (record) records.push(record);
     }
-    const signals = records.map((record) => this.classified(record));
+    const signals = this.classifiedAll(records);
     for (let i = 0; i < records.length; i++) this.account(records[i]!, signals[i]);
   }
 
@@ -178,6 +178,16 @@ export class StreamingAnalyzer {
   private classified(record: LogRecord): Signal[] | undefined {
     if (this.sources && !isKarpenterRecord(record, this.sources)) return undefined;
     return mergeSchedulingCauses(classify(record));
+  }
+
+  /** `classified` of each record, in order, their texts scanned many at a time (`classifyAll`). */
+  private classifiedAll(records: readonly LogRecord[]): Array<Signal[] | undefined> {
+    const sources = this.sources;
+    const mine = sources ? records.filter((record) => isKarpenterRecord(record, sources)) : records;
+    const signals = classifyAll(mine);
+    if (mine === records) return signals.map(mergeSchedulingCauses);
+    let next = 0;
+    return records.map((record) => (mine[next] === record ? mergeSchedulingCauses(signals[next++]!) : undefined));
   }
 
   private account(record: LogRecord, signals: Signal[] | undefined): void {

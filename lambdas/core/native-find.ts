@@ -81,6 +81,9 @@ const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 /** The functions of the module: `find${k}` scans a text as k parts at once. */
 const LANES = [1, 2, 3];
 const MAX_LANES = 3;
+/** `copyMany` copies at most this many texts, of at most this many characters in all. */
+const MANY_TEXTS = 64;
+const MANY_CHARS = 32 * 1024;
 
 export class NativeFind {
   private readonly memory: WasmMemory;
@@ -96,6 +99,8 @@ export class NativeFind {
   private offsets!: Int32Array;
   private lists!: Int32Array[];
   private generation = 0;
+  /** Where each text `copyMany` copied ends, in bytes from the first one's start. */
+  private readonly copiedEnds = new Int32Array(MANY_TEXTS);
 
   private constructor(
     tables: FindTables,
@@ -208,7 +213,51 @@ export class NativeFind {
     const room = text.length * 3;
     if (room > MAX_TEXT_BYTES) return false;
     if (this.textAt + room > this.memory.buffer.byteLength) this.grow(this.textAt + room);
-    const n = this.encoder.encodeInto(text, this.line).written;
+    this.findBytes(this.textAt, this.encoder.encodeInto(text, this.line).written, found);
+    return true;
+  }
+
+  /**
+   * Copies `texts[from]` and the texts after it (up to MANY_TEXTS of them, MANY_CHARS in all, at
+   * least one) as UTF-8, one after another, for `findCopied`; returns how many it copied, 0 when
+   * `texts[from]` is too long for this finder. One `encodeInto` for them all when they are all ASCII
+   * (the usual case: their bytes are then their characters), instead of one per text.
+   */
+  copyMany(texts: readonly string[], from: number): number {
+    let to = from;
+    let chars = 0;
+    for (const last = Math.min(texts.length, from + MANY_TEXTS); to < last; to++) {
+      const length = texts[to]!.length;
+      if (to > from && chars + length > MANY_CHARS) break;
+      chars += length;
+    }
+    const room = chars * 3;
+    if (room > MAX_TEXT_BYTES) return 0;
+    if (this.textAt + room > this.memory.buffer.byteLength) this.grow(this.textAt + room);
+    const count = to - from;
+    const ends = this.copiedEnds;
+    let joined = '';
+    for (let i = from; i < to; i++) joined += texts[i]!;
+    const line = this.line;
+    let end = 0;
+    if (this.encoder.encodeInto(joined, line).written === joined.length) {
+      for (let i = 0; i < count; i++) ends[i] = end += texts[from + i]!.length;
+    } else {
+      for (let i = 0; i < count; i++) {
+        ends[i] = end += this.encoder.encodeInto(texts[from + i]!, line.subarray(end)).written;
+      }
+    }
+    return count;
+  }
+
+  /** `findAll` of the text `copyMany` copied at `index` (from 0). */
+  findCopied(index: number, found: Found): void {
+    const start = index === 0 ? 0 : this.copiedEnds[index - 1]!;
+    this.findBytes(this.textAt + start, this.copiedEnds[index]! - start, found);
+  }
+
+  /** The patterns of the `n` bytes at `at`, into `found` (`findAll`'s pass). */
+  private findBytes(at: number, n: number, found: Found): void {
     // The marks are numbers of scans: one that wraps around starts them again from zero.
     if (++this.generation === 0x7fffffff) this.resetMarks();
     const longest = this.longest;
@@ -226,13 +275,12 @@ export class NativeFind {
       for (let lane = 1; lane < lanes - 1; lane++) this.offsets[lane] = lane * step;
       this.offsets[lanes - 1] = n - length;
     }
-    this.finds[lanes]!(this.textAt, this.textAt + length, this.generation);
+    this.finds[lanes]!(at, at + length, this.generation);
     found.start();
     for (let lane = 0; lane < lanes; lane++) {
       const list = this.lists[lane]!;
       for (let i = 0, count = this.offsets[MAX_LANES + lane]!; i < count; i++) found.add(list[i]!);
     }
-    return true;
   }
 
   private resetMarks(): void {

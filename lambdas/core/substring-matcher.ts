@@ -129,9 +129,43 @@ export class SubstringMatcher {
     const automaton = this.automaton ?? this.build();
     const found = (this.found ??= new Found(this.patterns));
     if (this.nativeFind === undefined) this.nativeFind = this.useNative ? this.makeNativeFind(automaton) : null;
+    this.scans++;
     if (this.nativeFind?.findAll(text, found) !== true) this.scanHere(text, automaton, found);
     return found;
   }
+
+  /**
+   * `scan` of each text in turn, `visit` called with each text's index and what it holds (the
+   * matcher's own object, valid until `visit` returns), in the order of the texts: the same answers
+   * as a `scan` of each (`visit` may scan too). In WebAssembly the texts are copied for the pass many
+   * at once (`NativeFind.copyMany`: one `encodeInto` for many texts instead of one each).
+   */
+  scanEach(texts: readonly string[], visit: (index: number, found: Found) => void): void {
+    const automaton = this.automaton ?? this.build();
+    const found = (this.found ??= new Found(this.patterns));
+    if (this.nativeFind === undefined) this.nativeFind = this.useNative ? this.makeNativeFind(automaton) : null;
+    const native = this.nativeFind;
+    for (let from = 0, count = texts.length; from < count;) {
+      const copied = native?.copyMany(texts, from) ?? 0;
+      if (copied === 0) {
+        const text = texts[from]!;
+        this.scanHere(text, automaton, found);
+        visit(from++, found);
+        continue;
+      }
+      const scans = this.scans;
+      let i = 0;
+      // A `scan` by `visit` copies its own text over those copied: the rest are copied again.
+      while (i < copied && this.scans === scans) {
+        native!.findCopied(i, found);
+        visit(from + i++, found);
+      }
+      from += i;
+    }
+  }
+
+  /** How many texts `scan` has copied for the WebAssembly pass (see `scanEach`). */
+  private scans = 0;
 
   private found?: Found;
   /** The pass of `scan` in WebAssembly (lambdas/core/native-find.ts), built on first scan; null when none. */

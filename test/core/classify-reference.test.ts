@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { classify, fragments } from '../../lambdas/core/classify';
+import { classify, classifyAll, fragments } from '../../lambdas/core/classify';
 import { ENTITY_GATES } from '../../lambdas/core/entities';
 import type { LogRecord } from '../../lambdas/core/model';
 import { parseMessage } from '../../lambdas/core/parse';
@@ -28,6 +28,37 @@ describe('classify against the reference classifier', () => {
   it('gives the same signals on every record of the examples and the shared samples', () => {
     expect(records.filter((record) => classify(record).length > 0).length).toBeGreaterThan(50);
     for (const record of records) expect(classify(record)).toEqual(referenceClassify(record));
+  });
+
+  it('classifyAll gives every record’s signals, in order, on all those records at once', () => {
+    expect(classifyAll(records)).toEqual(records.map(referenceClassify));
+    expect(classifyAll([])).toEqual([]);
+  });
+
+  it('property: classifyAll gives each record’s signals on runs of those records changed, long ones among them', () => {
+    const pieces = [...fragments(), ...ENTITY_GATES, ' ', '-> False', 'é', '😀', '\n'];
+    const changed = fc
+      .tuple(
+        fc.constantFrom(...records),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...pieces), fc.boolean()), { maxLength: 4 }),
+        fc.nat({ max: 20 }),
+      )
+      .map(([record, insertions, long]) => {
+        let text = record.text;
+        for (const [at, piece, upper] of insertions) {
+          const place = at % (text.length + 1);
+          text = `${text.slice(0, place)}${upper ? piece.toUpperCase() : piece}${text.slice(place)}`;
+        }
+        // Now and then longer than many texts together (the pass then takes it alone).
+        if (long === 0) text = `${text} ${'reconciled nodeclaim ok; '.repeat(1_400)}${text}`;
+        return { ...record, text };
+      });
+    fc.assert(
+      fc.property(fc.array(changed, { maxLength: 150 }), (batch) => {
+        expect(classifyAll(batch)).toEqual(batch.map(referenceClassify));
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('property: gives the same signals when fragments, gates, case changes and other characters are put into those records', () => {

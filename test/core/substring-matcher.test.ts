@@ -201,3 +201,108 @@ describe('SubstringMatcher.scan', () => {
     expect([...native.scan(`${healthy}subnet-`)]).toEqual(['subnet-']);
   });
 });
+
+// `scanEach` (in WebAssembly the texts copied many at once, then each scanned where it was copied)
+// against the reference's findAll of each text.
+describe('SubstringMatcher.scanEach', () => {
+  /** What scanEach gives for each text, in the order it visits them. */
+  function scannedEach(matcher: SubstringMatcher, texts: string[]) {
+    const seen: Array<{ index: number; order: string[]; hasIndex: boolean[] }> = [];
+    matcher.scanEach(texts, (index, found) =>
+      seen.push({ index, order: [...found], hasIndex: matcher.patterns.map((_, i) => found.hasIndex(i)) }),
+    );
+    return seen;
+  }
+  function expectEachAsReference(patterns: string[], depth: number, texts: string[]): void {
+    const reference = new ReferenceSubstringMatcher(patterns, depth);
+    const wanted = texts.map((text, index) => {
+      const order = [...reference.findAll(text)];
+      const set = new Set(order);
+      return { index, order, hasIndex: patterns.map((pattern) => set.has(pattern)) };
+    });
+    expect(scannedEach(new SubstringMatcher(patterns, depth), texts)).toEqual(wanted);
+    expect(scannedEach(new SubstringMatcher(patterns, depth, false), texts)).toEqual(wanted);
+  }
+
+  it.each([0, 3, Infinity])(
+    'property: finds in each text what the reference findAll finds, in its order (complete rows to depth %s)',
+    (depth) => {
+      const alphabet = ['a', 'b', 'c', 'A', 'B', '-', ' ', ':'];
+      fc.assert(
+        fc.property(
+          fc
+            .array(
+              fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')),
+              { minLength: 1, maxLength: 12 },
+            )
+            .chain((patterns) =>
+              fc.tuple(
+                fc.constant(patterns),
+                // Up to two copies of many texts, empty ones among them.
+                fc.array(textOf(patterns, fc.constantFrom(...alphabet, 'x', 'Z')), { maxLength: 80 }),
+              ),
+            ),
+          ([patterns, texts]) => expectEachAsReference(patterns, depth, texts),
+        ),
+        { numRuns: 400 },
+      );
+    },
+  );
+
+  it('property: finds in each text what scan finds, with the classifier’s own patterns, long texts among short ones', () => {
+    const patterns = [...new Set([...fragments(), ...ENTITY_GATES])];
+    const matcher = new SubstringMatcher(patterns, 3);
+    const reference = new ReferenceSubstringMatcher(patterns, 3);
+    const words = fc.constantFrom('node', 'nodeclaim', 'failed', 'subnet-0abc', 'i-0123', 'us-west-2a', '"', '{');
+    const text = fc.oneof(
+      { weight: 8, arbitrary: textOf(patterns, words) },
+      // Long texts (in several parts) among short ones.
+      { weight: 1, arbitrary: textOf(patterns, words).map((t) => `${t}${'x'.repeat(2100)}${t}`) },
+    );
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 70 }), (texts) => {
+        const seen: string[][] = [];
+        matcher.scanEach(texts, (index, found) => {
+          expect(index).toBe(seen.length);
+          seen.push([...found]);
+        });
+        expect(seen).toEqual(texts.map((t) => [...reference.findAll(t)]));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('copies the texts again after a visit scans with the same matcher, and takes the longest texts alone', () => {
+    const patterns = ['insufficient capacity', 'subnet-', 'i-', 'he', 'she', 'hers'];
+    const reference = new ReferenceSubstringMatcher(patterns);
+    const long = 'reconciled nodeclaim ok; '.repeat(2_000);
+    const texts = ['she i-1', 'subnet-9 he', 'Insufficient Capacity', '', 'ushe', `${long}subnet-`, 'i-2 hers'];
+    // Longer than the first texts: scanned in a visit, it is copied over those after them.
+    const between = `${'z'.repeat(60)} hers`;
+    for (const native of [true, false]) {
+      const matcher = new SubstringMatcher(patterns, Infinity, native);
+      const all = [...texts, `subnet-2 ${long.repeat(40)}he`, ...texts];
+      const seen: string[][] = [];
+      matcher.scanEach(all, (index, found) => {
+        seen.push([...found]);
+        if (index % 3 === 0) expect([...matcher.scan(between)]).toEqual([...reference.findAll(between)]);
+      });
+      expect(seen).toEqual(all.map((text) => [...reference.findAll(text)]));
+    }
+  });
+
+  it('starts its marks again when the scans’ numbers would overflow within a batch', () => {
+    const patterns = ['he', 'she', 'his', 'hers'];
+    const reference = new ReferenceSubstringMatcher(patterns);
+    const matcher = new SubstringMatcher(patterns);
+    matcher.scan('this');
+    const finder = (matcher as unknown as { nativeFind: { generation: number } }).nativeFind;
+    finder.generation = 0x7fffffff - 5;
+    const texts = ['this', 'ushers', '', 'this', 'she', 'his', 'hers', 'ushers', 'this', 'x'];
+    for (let round = 0; round < 3; round++) {
+      const seen: string[][] = [];
+      matcher.scanEach(texts, (_, found) => seen.push([...found]));
+      expect(seen).toEqual(texts.map((t) => [...reference.findAll(t)]));
+    }
+  });
+});
