@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { type EnvelopeIndex, eventOf, idOf } from './envelope-events';
+import type { EnvelopeReading } from './envelope-index';
 import { errorMessage } from './error-message';
 import { isObject } from './json';
 
@@ -43,8 +44,8 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
   } catch (error) {
     return { ok: false, reason: `awslogs.data is not gzip: ${errorMessage(error)}` };
   }
-  const indexed = indexedDocument(bytes);
-  if (indexed) return { ok: true, document: indexed };
+  const read = readBytes(bytes);
+  if (read) return read;
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
@@ -66,16 +67,26 @@ function outputChunkOf(gzip: Buffer): number {
 }
 
 /**
- * The document of an envelope laid out as CloudWatch Logs writes it, read from its bytes without
- * parsing it whole (envelope-index.ts): its header as `JSON.parse` gives it, its `logEvents` built
- * on first use (the AWS phase hashes every event id, and only runs for a delivery with an
- * incident), its events read by `fromDocument` straight from the index. Undefined for any other
- * layout, which is parsed whole.
+ * An envelope laid out as CloudWatch Logs writes it, read from its bytes (envelope-index.ts): the
+ * document of its index, or, for a delivery of mostly kept events, the document its events parsed
+ * in pieces give, as `JSON.parse` of the whole would. Undefined for any other layout, which is
+ * parsed whole.
  */
-function indexedDocument(bytes: Buffer): SubscriptionDocument | undefined {
+function readBytes(bytes: Buffer): DecodeResult | undefined {
   const scanner = envelopeScanner();
-  const index = tryIndex(scanner, bytes);
-  if (!index) return undefined;
+  const reading = tryRead(scanner, bytes);
+  if (!reading) return undefined;
+  if ('parsed' in reading) return toSubscriptionDocument(reading.parsed);
+  return { ok: true, document: indexedDocument(scanner, reading.index) };
+}
+
+/**
+ * The document of an envelope read from its index, without parsing it whole: its header as
+ * `JSON.parse` gives it, its `logEvents` built on first use (the AWS phase hashes every event id,
+ * and only runs for a delivery with an incident), its events read by `fromDocument` straight from
+ * the index.
+ */
+function indexedDocument(scanner: EnvelopeScanner, index: EnvelopeIndex): SubscriptionDocument {
   const document = documentOf(index.header, 'DATA_MESSAGE', [], index.malformed);
   let logEvents: CloudWatchLogEvent[] | undefined;
   Object.defineProperty(document, 'logEvents', {
@@ -92,9 +103,9 @@ function indexedDocument(bytes: Buffer): SubscriptionDocument | undefined {
   return document;
 }
 
-function tryIndex(scanner: EnvelopeScanner, bytes: Buffer): EnvelopeIndex | undefined {
+function tryRead(scanner: EnvelopeScanner, bytes: Buffer): EnvelopeReading | undefined {
   try {
-    return scanner.indexEnvelope(bytes);
+    return scanner.readEnvelope(bytes);
   } catch {
     // Never throws, as the whole-document path: that path decides about this document.
     return undefined;

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { analyzeMessages, StreamingAnalyzer } from '../../lambdas/core/analyze';
 import { assembleRecords } from '../../lambdas/core/assemble';
 import { worthParsingOrPlacement } from '../../lambdas/core/classify';
-import { EventKind, indexEnvelope } from '../../lambdas/core/envelope-index';
+import { EventKind, indexEnvelope, parsedInPieces, readEnvelope } from '../../lambdas/core/envelope-index';
 import { emptyInputStats, fromDocument } from '../../lambdas/core/input';
 import {
   batchIdOf,
@@ -470,5 +470,121 @@ describe('a delivery read from its bytes', () => {
     expect([...fromDocument(fast.document, emptyInputStats())].map((m) => m.message)).toEqual([
       'out of memory: kill process 1',
     ]);
+  });
+});
+
+describe('a delivery of mostly kept events, parsed in pieces', () => {
+  /**
+   * `parsedInPieces` of a document, where `readEnvelope` would call it (CloudWatch's layout: the
+   * header before `,"logEvents":[` parses, the document ends with `]}`), or 'other layout'. The bytes
+   * must be as they were after it, whatever it found.
+   */
+  function inPieces(bytes: Buffer, pieceBytes: number) {
+    const n = bytes.length;
+    const key = bytes.indexOf(',"logEvents":[');
+    if (key < 0 || bytes[n - 1] !== 125 || bytes[n - 2] !== 93) return 'other layout';
+    let header: unknown;
+    try {
+      header = JSON.parse(`${bytes.toString('utf8', 0, key)}}`);
+    } catch {
+      return 'other layout';
+    }
+    if (typeof header !== 'object' || header === null || Array.isArray(header) || 'logEvents' in header) {
+      return 'other layout';
+    }
+    const first = key + ',"logEvents":['.length;
+    if (first >= n - 2) return 'other layout';
+    const before = Buffer.from(bytes);
+    const reading = parsedInPieces(bytes, header as Record<string, unknown>, first, n - 2, pieceBytes);
+    expect(bytes.equals(before)).toBe(true);
+    return reading && 'parsed' in reading ? reading.parsed : undefined;
+  }
+
+  const wholeOf = (bytes: Buffer): unknown => {
+    try {
+      return JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return 'not JSON';
+    }
+  };
+
+  it('property: gives what JSON.parse of the whole document gives, key order included, with pieces of any size', () => {
+    let compared = 0;
+    fc.assert(
+      fc.property(documentArbitrary, fc.integer({ min: 1, max: 300 }), (json, pieceBytes) => {
+        const bytes = Buffer.from(json, 'utf8');
+        const parsed = inPieces(bytes, pieceBytes);
+        if (parsed === 'other layout') return;
+        // Valid JSON in CloudWatch's layout, whose events hold no nested `"},{"id":"`: every piece parses.
+        expect(parsed).toBeDefined();
+        expect(JSON.stringify(parsed)).toBe(JSON.stringify(wholeOf(bytes)));
+        compared++;
+      }),
+      { numRuns: 1000 },
+    );
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it('property: on damaged bytes, gives the whole document’s value or nothing (and the decoder parses the whole)', () => {
+    fc.assert(
+      fc.property(
+        documentArbitrary,
+        fc.integer({ min: 1, max: 300 }),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...'"\\{}[],:0 \u0001aé'.split(''))), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        (json, pieceBytes, damage) => {
+          const text = damage.reduce((t, [at, char]) => {
+            const i = at % (t.length + 1);
+            return t.slice(0, i) + char + t.slice(i + 1);
+          }, json);
+          const bytes = Buffer.from(text, 'utf8');
+          const parsed = inPieces(bytes, pieceBytes);
+          if (parsed === 'other layout' || parsed === undefined) return;
+          expect(JSON.stringify(parsed)).toBe(JSON.stringify(wholeOf(bytes)));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('falls back to the whole parse where a piece does not parse: an event nesting `"},{"id":"`', () => {
+    const events = `{"id":"1","timestamp":1,"message":"a","nested":[{"a":"b"},{"id":"2"}]},{"id":"3","timestamp":3,"message":"c"}`;
+    const bytes = Buffer.from(
+      `{"messageType":"DATA_MESSAGE","owner":"1","logGroup":"g","logStream":"s","subscriptionFilters":[],"logEvents":[${events}]}`,
+    );
+    expect(inPieces(bytes, 1)).toBeUndefined();
+    expect(inPieces(bytes, 1000)).toEqual(wholeOf(bytes));
+  });
+
+  it('reads a large delivery of mostly kept events as the whole document, and a damaged one fails the same way', () => {
+    const failing = corpus.filter((line) => worthParsingOrPlacement(line));
+    const json = JSON.stringify({
+      messageType: 'DATA_MESSAGE',
+      ...HEADER,
+      logEvents: Array.from({ length: 2000 }, (_, i) => ({
+        id: `3${String(i).padStart(55, '0')}`,
+        timestamp: 1_795_000_000_000 + i,
+        message: failing[i % failing.length]!,
+      })),
+    });
+    // More than one piece, and parsed in pieces (not indexed) by the decoder.
+    expect(json.length).toBeGreaterThan(4 * 64 * 1024);
+    const reading = readEnvelope(Buffer.from(json, 'utf8'));
+    expect(reading && 'parsed' in reading).toBe(true);
+    const fast = decodeSubscriptionData(encode(json));
+    expect(plain(fast)).toEqual(plain(parsedWhole(json)));
+    expect(analysed(fast)).toEqual(analysed(parsedWhole(json)));
+    // A byte broken in the last piece: the decoder reports what JSON.parse of the whole reports.
+    const broken = `${json.slice(0, json.length - 40)}\u0001${json.slice(json.length - 39)}`;
+    let reason = '';
+    try {
+      JSON.parse(broken);
+    } catch (error) {
+      reason = `decoded payload is not JSON: ${(error as Error).message}`;
+    }
+    expect(reason).not.toBe('');
+    expect(decodeSubscriptionData(encode(broken))).toEqual({ ok: false, reason });
   });
 });
