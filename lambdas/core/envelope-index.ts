@@ -21,7 +21,8 @@ export { EventKind, type EnvelopeHeader, type EnvelopeIndex, type IndexedEvent }
  * the prefilter's other tests and the assembler's (a blank line, a continuation, a klog error, a
  * Warning event, a describe header): it is counted and its message is built only if a continuation
  * line is joined to it. Anything else — another layout, key order or number, a CONTROL_MESSAGE,
- * too many hits — is undefined here, and the caller parses the whole document as before.
+ * too many hits — is undefined here, and the caller parses the whole document as before. A delivery
+ * whose first events are mostly flagged is parsed whole too, but in pieces (`parsedInPieces`).
  *
  * Exact for every document that is valid JSON, which is what CloudWatch Logs writes: an id or message
  * holding a raw quote would have to hold one after `,` `:` `[` `{` or a space, or a control byte,
@@ -106,8 +107,8 @@ export function readEnvelope(bytes: Buffer, inPieces = true): EnvelopeReading | 
   // time building it takes, on the first delivery; built here when the patterns changed since.
   scanner ??= EnvelopeScan.of(PATTERNS, CLASSES, ENVELOPE_AUTOMATON) ?? null;
   if (!scanner) return undefined;
-  // A stream the subscription filter passes keeps most of its events: parsed whole, it costs less
-  // than event by event. The first events tell which kind of delivery this is.
+  // A stream the subscription filter passes keeps most of its events: parsed whole (in pieces), it
+  // costs less than event by event. The first events tell which kind of delivery this is.
   if (n > 2 * MAX_SAMPLE_BYTES && mostlyFlagged(scanner, bytes, first)) {
     return inPieces ? parsedInPieces(bytes, index.header, first, end) : undefined;
   }
