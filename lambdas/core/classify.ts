@@ -60,8 +60,11 @@ interface Tables {
    */
   clauseStart: Int32Array;
   clauseData: Int32Array;
-  /** Pattern → the rules' patterns it gates. */
-  patternsByGate: Array<Array<{ rule: number; pattern: RegExp }> | undefined>;
+  /**
+   * Pattern → the rules' patterns it gates, each (a pattern for lower-cased text) with its twin for
+   * an ASCII text as it is (`caselessTwin`), or the same pattern where it has none.
+   */
+  patternsByGate: Array<Array<{ rule: number; pattern: RegExp; ascii: RegExp | undefined }> | undefined>;
   /** Pattern → the condition it states when it is one of NODE_CONDITION_PHRASES. */
   conditionPhrases: Array<readonly [type: string, status: Status] | undefined>;
   /** The fragments that tell a record may classify: what the prefilters look for (`prefilterLists`). */
@@ -200,7 +203,10 @@ function buildTables(): Tables {
           ),
           ({ gate }) => gate,
         ),
-      ].map(([gate, entries]) => [gate, entries.map(({ rule, pattern }) => ({ rule, pattern }))] as const),
+      ].map(
+        ([gate, entries]) =>
+          [gate, entries.map(({ rule, pattern }) => ({ rule, pattern, ascii: caselessTwin(pattern) }))] as const,
+      ),
     ),
     conditionPhrases: byPattern(Object.entries(NODE_CONDITION_PHRASES)),
     telling,
@@ -209,6 +215,24 @@ function buildTables(): Tables {
     controllerUnschedulable: ruleOf('karpenter-controller-unschedulable'),
     insufficientCapacity: ruleOf('insufficient-instance-capacity'),
   };
+}
+
+/**
+ * A rule's pattern (written for lower-cased text) as a pattern that ignores case, which on an ASCII
+ * text holds exactly where the pattern holds on the text lower-cased: for ASCII, lower-casing only
+ * maps A-Z to a-z, and ignoring case only lets A-Z match where a-z is written. Undefined (the text is
+ * then lower-cased) for a pattern that writes an ASCII capital (`[A-Z]` would differ) or an escape
+ * other than a class, a boundary, a blank or a punctuation mark (`\x41` is a capital too), or already ignores
+ * case or reads Unicode (its case folding is wider).
+ */
+export function caselessTwin(pattern: RegExp): RegExp | undefined {
+  const { source, flags } = pattern;
+  // (`g` and `y` would make `test` depend on the last one: neither pattern may have them.)
+  if (/[iuvgy]/.test(flags)) return undefined;
+  // Escapes other than classes, boundaries and blanks (`\x41`, `\u0041`, `\cA`, `\k<A>`) may write a capital.
+  if (/\\[A-Za-z0-9]/.test(source.replace(/\\[bBdDsSwWnrtfv]|\\[^A-Za-z0-9]/g, ''))) return undefined;
+  if (/[A-Z]/.test(source.replace(/\\./g, ''))) return undefined;
+  return new RegExp(source, `${flags}i`);
 }
 
 /** `clauseStart` and `clauseData` (see `Tables`) from each pattern's clauses. */
@@ -396,8 +420,14 @@ function classifyFound(record: LogRecord, hits: Found, t: Tables): Signal[] {
     const patterns = patternsByGate[fragment];
     if (patterns !== undefined) {
       for (let p = 0; p < patterns.length; p++) {
-        const { rule, pattern } = patterns[p]!;
-        if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
+        const { rule, pattern, ascii } = patterns[p]!;
+        if (rules.has(rule)) continue;
+        // An ASCII text is not lower-cased for it: its caseless twin reads the text as it is.
+        const holds =
+          hits.ascii && ascii !== undefined
+            ? ascii.test(record.text)
+            : pattern.test((lower ??= record.text.toLowerCase()));
+        if (holds) rules.add(rule);
       }
     }
   }

@@ -69,10 +69,14 @@ export interface FindTables {
   dictionary: Int32Array;
 }
 
-/** Where the patterns found go: `start` for a new text, then `add` (1 + index) in order, repeats ignored. */
+/**
+ * Where the patterns found go: `start` for a new text, then `add` (1 + index) in order, repeats
+ * ignored; `ascii` says whether the text was all ASCII (its UTF-8 as long as it).
+ */
 export interface Found {
   start(): void;
   add(entry: number): void;
+  ascii: boolean;
 }
 
 const PAGE = 65536;
@@ -101,6 +105,8 @@ export class NativeFind {
   private generation = 0;
   /** Where each text `copyMany` copied ends, in bytes from the first one's start. */
   private readonly copiedEnds = new Int32Array(MANY_TEXTS);
+  /** Whether the texts `copyMany` copied were all ASCII. */
+  private copiedAscii = false;
 
   private constructor(
     tables: FindTables,
@@ -213,7 +219,9 @@ export class NativeFind {
     const room = text.length * 3;
     if (room > MAX_TEXT_BYTES) return false;
     if (this.textAt + room > this.memory.buffer.byteLength) this.grow(this.textAt + room);
-    this.findBytes(this.textAt, this.encoder.encodeInto(text, this.line).written, found);
+    const n = this.encoder.encodeInto(text, this.line).written;
+    this.findBytes(this.textAt, n, found);
+    found.ascii = n === text.length;
     return true;
   }
 
@@ -240,7 +248,8 @@ export class NativeFind {
     for (let i = from; i < to; i++) joined += texts[i]!;
     const line = this.line;
     let end = 0;
-    if (this.encoder.encodeInto(joined, line).written === joined.length) {
+    this.copiedAscii = this.encoder.encodeInto(joined, line).written === joined.length;
+    if (this.copiedAscii) {
       for (let i = 0; i < count; i++) ends[i] = end += texts[from + i]!.length;
     } else {
       for (let i = 0; i < count; i++) {
@@ -254,6 +263,7 @@ export class NativeFind {
   findCopied(index: number, found: Found): void {
     const start = index === 0 ? 0 : this.copiedEnds[index - 1]!;
     this.findBytes(this.textAt + start, this.copiedEnds[index]! - start, found);
+    found.ascii = this.copiedAscii;
   }
 
   /** The patterns of the `n` bytes at `at`, into `found` (`findAll`'s pass). */

@@ -185,6 +185,7 @@ export class SubstringMatcher {
     const shift = this.shift;
     const order = found.order;
     const marks = found.start();
+    found.ascii = false;
     const generation = found.generation;
     let count = 0;
     let state = 0;
@@ -399,6 +400,11 @@ export class Found implements ReadonlySet<string> {
   /** 1 + the index of each pattern found, in the order found (the first `count` entries). */
   readonly order: Int32Array;
   count = 0;
+  /**
+   * Whether the text was all ASCII, when the pass knows it (the WebAssembly pass copies it as UTF-8,
+   * so it does); false when it does not.
+   */
+  ascii = false;
   /** Pattern index → the scan that last found it. */
   private readonly marks: Int32Array;
   generation = 0;
