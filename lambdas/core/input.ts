@@ -263,7 +263,8 @@ class CloudWatchMessages implements Iterator<RawMessage> {
   next(): IteratorResult<RawMessage> {
     const events = this.document.logEvents;
     if (this.index >= events.length) return { value: undefined, done: true };
-    return { value: new CloudWatchMessage(events[this.index++]!, this.document), done: false };
+    const at = this.index++;
+    return { value: new CloudWatchMessage(events[at]!, this.document, events, at), done: false };
   }
 }
 
@@ -275,6 +276,9 @@ class CloudWatchMessage implements RawMessage {
     private readonly event: CloudWatchLogEvent,
     /** All messages of one document share its stream. */
     readonly stream: SubscriptionDocument,
+    /** The document's events, this one at `listIndex` in them: the assembler tests the next few at once. */
+    readonly list: readonly CloudWatchLogEvent[],
+    readonly listIndex: number,
   ) {
     this.message = event.message;
   }
