@@ -375,6 +375,8 @@ export function classify(record: LogRecord): Signal[] {
  * holds.
  */
 export function classifyAll(records: readonly LogRecord[]): Signal[][] {
+  // A delivery of healthy lines keeps no record: its tables and automaton are not built for it.
+  if (records.length === 0) return [];
   const t = tables();
   const signals = new Array<Signal[]>(records.length);
   const texts = new Array<string>(records.length);

@@ -141,6 +141,7 @@ export class SubstringMatcher {
    * at once (`NativeFind.copyMany`: one `encodeInto` for many texts instead of one each).
    */
   scanEach(texts: readonly string[], visit: (index: number, found: Found) => void): void {
+    if (texts.length === 0) return;
     const automaton = this.automaton ?? this.build();
     const found = (this.found ??= new Found(this.patterns));
     if (this.nativeFind === undefined) this.nativeFind = this.useNative ? this.makeNativeFind(automaton) : null;
