@@ -75,25 +75,28 @@ const textOf = (patterns: string[], filler: fc.Arbitrary<string>) =>
     )
     .map((pieces) => pieces.join(''));
 
+/** Short patterns over a small alphabet, capitals among them, and texts made of them (`textOf`). */
+const PATTERN_ALPHABET = ['a', 'b', 'c', 'A', 'B', '-', ' ', ':'];
+const patternsAndTexts = (texts: { minLength?: number; maxLength: number }) =>
+  fc
+    .array(
+      fc.array(fc.constantFrom(...PATTERN_ALPHABET), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')),
+      { minLength: 1, maxLength: 12 },
+    )
+    .chain((patterns) =>
+      fc.tuple(
+        fc.constant(patterns),
+        fc.array(textOf(patterns, fc.constantFrom(...PATTERN_ALPHABET, 'x', 'Z')), texts),
+      ),
+    );
+
 describe('SubstringMatcher.scan', () => {
   it.each([0, 1, 3, Infinity])(
     'property: finds what the reference findAll finds, in its order, on generated patterns and texts (complete rows to depth %s)',
     (depth) => {
-      const alphabet = ['a', 'b', 'c', 'A', 'B', '-', ' ', ':'];
       fc.assert(
-        fc.property(
-          fc
-            .array(
-              fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')),
-              { minLength: 1, maxLength: 12 },
-            )
-            .chain((patterns) =>
-              fc.tuple(
-                fc.constant(patterns),
-                fc.array(textOf(patterns, fc.constantFrom(...alphabet, 'x', 'Z')), { minLength: 1, maxLength: 4 }),
-              ),
-            ),
-          ([patterns, texts]) => expectSameAsReference(patterns, depth, texts),
+        fc.property(patternsAndTexts({ minLength: 1, maxLength: 4 }), ([patterns, texts]) =>
+          expectSameAsReference(patterns, depth, texts),
         ),
         { numRuns: 1500 },
       );
@@ -227,22 +230,10 @@ describe('SubstringMatcher.scanEach', () => {
   it.each([0, 3, Infinity])(
     'property: finds in each text what the reference findAll finds, in its order (complete rows to depth %s)',
     (depth) => {
-      const alphabet = ['a', 'b', 'c', 'A', 'B', '-', ' ', ':'];
       fc.assert(
-        fc.property(
-          fc
-            .array(
-              fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 6 }).map((chars) => chars.join('')),
-              { minLength: 1, maxLength: 12 },
-            )
-            .chain((patterns) =>
-              fc.tuple(
-                fc.constant(patterns),
-                // Up to two copies of many texts, empty ones among them.
-                fc.array(textOf(patterns, fc.constantFrom(...alphabet, 'x', 'Z')), { maxLength: 80 }),
-              ),
-            ),
-          ([patterns, texts]) => expectEachAsReference(patterns, depth, texts),
+        // Up to two copies of many texts, empty ones among them.
+        fc.property(patternsAndTexts({ maxLength: 80 }), ([patterns, texts]) =>
+          expectEachAsReference(patterns, depth, texts),
         ),
         { numRuns: 400 },
       );
