@@ -712,7 +712,7 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
 const CLASSIFIER_HALF = 'analyzer-core';
 /** The analyzer's AWS half (and the SDK): the first finding's, and the organisation stream's. */
 const AWS_HALF = ANALYZER_LAZY_MODULES.filter((name) => name !== CLASSIFIER_HALF);
-/** The envelope scanner (lambdas/core/envelope-index.ts), loaded on the first delivery with events. */
+/** The envelope scanner (lambdas/core/envelope-index.ts), loaded on the first delivery decoded. */
 const ENVELOPE_SCANNER = 'envelope-index';
 /** The analyzer's lazy modules as the stack bundles them (its own, the envelope scanner, and the settings' zod schema). */
 const ANALYZER_LAZY = lazyModulesOf({
@@ -848,7 +848,7 @@ const coldStart: Section = {
       };
       const [scannerMs] = halfMs([ENVELOPE_SCANNER], [join(shipped, '..')]) as [number];
       report(
-        'first delivery with events: import CPU of the envelope scanner vs empty',
+        'first delivery: import CPU of the envelope scanner vs empty',
         `${ratio(scannerMs / of('empty', 'importMs'))} (${scannerMs.toFixed(1)} ms)`,
       );
       report(
@@ -886,7 +886,8 @@ const coldStart: Section = {
     'Cold start: the analyzer bundled by esbuild with the options of lib/constructs/lambda-function.ts',
     '(index.js, and files of its own that index.js requires on first use: the envelope scanner,',
     'envelope-index (lambdas/core/envelope-index.ts, its automaton and generated fragments), on the',
-    'first delivery with events, which inflates its automaton built ahead, lambdas/core/envelope-automaton.generated.ts,',
+    'first delivery decoded; the first with events inflates its automaton built ahead,',
+    'lambdas/core/envelope-automaton.generated.ts,',
     'where it was built for the current patterns; the classifier half, analyzer-core, on the first delivery with log',
     'events of a configured cluster; the AWS half,',
     'analyzer-aws, on the first batch with an incident; zod, settings-schema, only for a settings file',

@@ -3,7 +3,7 @@
  * index's shape and the accessors that build an event's id, timestamp and message on demand. Apart
  * from the scanner that builds the index, so that what reads an index (input.ts, the document's
  * `logEvents`) stays in the file a cold start loads while the scanner, its automaton and its
- * generated fragments are a file of their own, loaded on the first delivery with events
+ * generated fragments are a file of their own, loaded on the first delivery decoded
  * (subscription-payload.ts, `envelopeScanner`).
  */
 

@@ -123,7 +123,8 @@ type EnvelopeScanner = typeof import('./envelope-index');
  * it looks for, envelope-fragments.generated.ts: about 49 KiB), required on first use rather than
  * imported. The analyzer bundles it as a file of its own beside index.js
  * (lib/constructs/analyzer-function.ts, `ANALYZER_LAZY_CORE_MODULES`): a cold start neither reads nor
- * compiles it, the first delivery with events does, and builds its automaton then anyway. Inside
+ * compiles it, the first delivery decoded does (a control message too), and the first with events
+ * builds or inflates its automaton anyway. Inside
  * index.js it had taken index.js from 146 to 195 KiB and its import from about 4.15 to 4.8–5.1× an
  * empty bundle; apart, `npm run bench -- cold` measured 4.14× against 4.49× for the scanner inside
  * index.js in the same run (5.9 against 6.4 ms, load average 1.9), through a first batch without a
