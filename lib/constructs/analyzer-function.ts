@@ -48,9 +48,9 @@ export const ANALYZER_LAZY_MODULES = ['analyzer-core', 'analyzer-aws', 'stream-a
 /**
  * The envelope scanner (lambdas/core/envelope-index.ts, its automaton and generated fragments) loads
  * on the first delivery decoded (subscription-payload.ts, `envelopeScanner`; a control message
- * included), and inflates its automaton on the first with events, before the classifier half: a file of its own, so that a cold start does not compile it and an execution
- * environment that only ever sees deliveries from log groups no cluster lists does not load the
- * classifier half for it.
+ * included) and inflates its automaton on the first with events, before the classifier half: a file
+ * of its own, so that a cold start does not compile it and an execution environment that only ever
+ * sees deliveries from log groups no cluster lists does not load the classifier half for it.
  */
 export const ANALYZER_LAZY_CORE_MODULES = ['envelope-index'];
 
