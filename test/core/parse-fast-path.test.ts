@@ -6,6 +6,7 @@ import {
   criPrefixEnd,
   type DescribeContext,
   isSpace,
+  knownTailReads,
   parseMessage,
   timestampBeforeJsonEnd,
   trackDescribeHeader,
@@ -482,5 +483,72 @@ describe('parseMessage, fast paths', () => {
       ),
       { numRuns: 5000 },
     );
+  });
+
+  it('property: Fluent Bit records read with the tail of the one before give the reference record', () => {
+    // Sequences of records whose members after `log` repeat (the Kubernetes metadata of one
+    // container), with heads before `log` (CRI fields, nested objects, keys holding `log`, merged
+    // JSON), tails that must not be trusted (another `log`, merged JSON, no `kubernetes`), `log`
+    // values with escapes JSON.stringify does not write, and literals that a raw quote ends early.
+    const kubernetes = fc.constantFrom(
+      '{"pod_name":"karpenter-6d8f7b9c54-8zr7n","namespace_name":"karpenter","container_name":"controller","host":"ip-10-0-12-4"}',
+      '{"pod_name":"web-1","namespace_name":"default"}',
+      '{"pod_name":"","container_name":"c"}',
+      '{"labels":{"log":"x"},"pod_name":"p","namespace_name":"kube-system","container_name":"controller"}',
+      '{}',
+      '"not an object"',
+    );
+    const tail = fc.oneof(
+      { weight: 6, arbitrary: kubernetes.map((k) => `,"stream":"stdout","kubernetes":${k}}`) },
+      kubernetes.map((k) => `, "kubernetes" : ${k} }`),
+      kubernetes.map((k) => `,"kubernetes":${k},"log":"again"}`),
+      kubernetes.map((k) => `,"kubernetes":${k},"log_processed":{"level":"error","message":"merged"}}`),
+      kubernetes.map((k) => `,"kubernetes":${k},"data":"text"}`),
+      fc.constantFrom(
+        ',"stream":"stdout"}',
+        '}',
+        ',"kubernetes":{"pod_name":"p"},"x":[1,{"y":"}"}]}',
+        ',"kubernetes":{',
+      ),
+    );
+    const head = fc.constantFrom(
+      '',
+      '"time":"2025-06-25T07:59:24.583353879Z","stream":"stdout","_p":"F",',
+      '"log":"earlier",',
+      '"x\\"log":"y",',
+      '"nested":{"log":"inner"},',
+      '"list":["\\"log\\":\\"",{"log":"z"}],',
+      '"log_processed":{"level":"error","message":"head"},',
+      '"data":{"message":"head"},',
+      '"kubernetes":{"pod_name":"head-pod"},',
+      '"broken":',
+    );
+    const escaped = (value: string) =>
+      fc.constantFrom(
+        JSON.stringify(value),
+        JSON.stringify(value).replaceAll('/', '\\/'),
+        JSON.stringify(value).replace(/[a-z]/, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        `"${value}"`,
+      );
+    const log = fc
+      .tuple(fc.constantFrom(...ENVELOPES.slice(0, 3)), fc.oneof(text, fc.constantFrom(...realLines.slice(0, 40))))
+      .chain(([envelope, inner]) => escaped(envelope(inner)));
+    // Most records of a sequence share its tail, as the records of one container do.
+    const record = fc.tuple(
+      head,
+      log,
+      fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, tail),
+      fc.constantFrom('', ' ', '\n'),
+    );
+    const records = fc
+      .tuple(tail, fc.array(record, { minLength: 1, maxLength: 8 }))
+      .map(([shared, parts]) => parts.map(([h, l, t, end]) => `{${h}"log":${l}${t ?? shared}${end}`));
+    const before = knownTailReads();
+    fc.assert(
+      fc.property(records, (lines) => expectSameAsReference(lines)),
+      { numRuns: 3000 },
+    );
+    // The path under test was taken, many times.
+    expect(knownTailReads() - before).toBeGreaterThan(1000);
   });
 });
