@@ -1,4 +1,5 @@
 import { isObject } from './json';
+import type { PatternPlaces } from './native-find';
 import { Found, SubstringMatcher } from './substring-matcher';
 import { ENTITY_KINDS, type Entities, type EntityKind, type LogRecord } from './model';
 
@@ -320,7 +321,10 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
   let others = 0;
   if (gates instanceof Found) {
     // The classifier's scan: the gates by their indexes into its automaton's patterns, without hashing.
-    const table = gatesOf(gates.patterns);
+    const { table, anchorGates } = gatesOf(gates.patterns);
+    // Where the gates are, when the scan knows: the anchors holding them need not be looked for.
+    places = gates.places;
+    placesOfAnchors = anchorGates;
     const order = gates.order;
     for (let i = 0, count = gates.count; i < count; i++) {
       const opens = table[order[i]! - 1];
@@ -332,6 +336,7 @@ function textEntities(text: string, gates: ReadonlySet<string>, found: EntityCol
       for (let a = 0; a < anchors.length; a += 2) ACTIVE[anchors[a]!]! |= anchors[a + 1]!;
     }
   } else {
+    places = undefined;
     for (const gate of gates) {
       const opens = BY_GATE.get(gate);
       if (opens === undefined) continue;
@@ -377,6 +382,16 @@ const SPOT_CAPACITY = /maxspotinstancecount|spot instances|spot node/i;
  * U+0130 lower-cases to more code units (two), and none to fewer (a test holds this runtime to it).
  */
 let lowerText: string | undefined;
+/** The text itself, or lower-cased for a pattern that ignores case: where its anchors' literals are looked for. */
+const haystackOf = (pattern: CompiledPattern, text: string): string =>
+  pattern.ignoreCase ? (lowerText ??= text.toLowerCase()) : text;
+
+/**
+ * Where the gates of the text at hand are (the classifier's scan of an ASCII text), and of each text
+ * pattern's anchors the index of its gate among the scan's patterns (-1: looked for in the text).
+ */
+let places: PatternPlaces | undefined;
+let placesOfAnchors: ReadonlyArray<Int32Array> = [];
 
 /** Runs one text pattern over `text` where its active anchors say a match can start. */
 function runPattern(index: number, text: string, found: EntityCollector): void {
@@ -384,35 +399,42 @@ function runPattern(index: number, text: string, found: EntityCollector): void {
   const active = ACTIVE[index]! | pattern.unconditional;
   ACTIVE[index] = 0;
   const sticky = pattern.sticky;
-  const haystack = pattern.ignoreCase ? (lowerText ??= text.toLowerCase()) : text;
-  if (sticky === undefined || haystack.length !== text.length) {
+  // Lower-casing keeps an ASCII text's places (the scan gives places only for those).
+  if (sticky === undefined || (places === undefined && haystackOf(pattern, text).length !== text.length)) {
     // exec with lastIndex, not matchAll: matchAll clones its regular expression on every call.
     const global = pattern.global;
     global.lastIndex = 0;
     for (let match = global.exec(text); match !== null; match = global.exec(text)) take(pattern, match, found);
     return;
   }
-  const anchors = pattern.anchors;
+  const gateOfAnchor = places === undefined ? undefined : placesOfAnchors[index]!;
   // The first place of each active anchor's literal; most texts hold one of them, once.
   let sources = 0;
   let only = 0;
   for (let a = 0, bits = active; bits !== 0; a++, bits >>>= 1) {
     if ((bits & 1) === 0) continue;
-    const place = placeOf(anchors[a]!, haystack, 0);
+    // Between the first and the last place of its gate, when the scan says where that is.
+    const gate = gateOfAnchor === undefined ? -1 : gateOfAnchor[a]!;
+    if (gate >= 0 && places!.ends(gate)) {
+      const back = pattern.anchors[a]!.gateEnd;
+      LOW[a] = places!.firstEnd - back;
+      HIGH[a] = places!.lastEnd - back;
+    } else LOW[a] = UNKNOWN;
+    const place = nextPlace(pattern, a, text, 0);
     FIRST[a] = place;
     if (place === -1) continue;
     if (sources++ === 0) only = a;
   }
   if (sources === 0) return;
   if (sources === 1) {
-    runAnchor(pattern, anchors[only]!, FIRST[only]!, text, haystack, found);
+    runAnchor(pattern, only, FIRST[only]!, text, found);
     return;
   }
   // Several literals found: their places merged, in order.
   let count = 0;
   for (let a = 0, bits = active; bits !== 0; a++, bits >>>= 1) {
     if ((bits & 1) === 0 || FIRST[a] === -1) continue;
-    count = startsOf(anchors[a]!, FIRST[a]!, text, haystack, count);
+    count = startsOf(pattern, a, FIRST[a]!, text, count);
   }
   STARTS.length = count;
   STARTS.sort(byNumber);
@@ -431,15 +453,8 @@ function runPattern(index: number, text: string, found: EntityCollector): void {
  * next place of the literal is looked for only after the last match (a match starts where the last
  * one ended or after).
  */
-function runAnchor(
-  pattern: CompiledPattern,
-  anchor: CompiledAnchor,
-  first: number,
-  text: string,
-  haystack: string,
-  found: EntityCollector,
-): void {
-  const { start } = anchor;
+function runAnchor(pattern: CompiledPattern, a: number, first: number, text: string, found: EntityCollector): void {
+  const { start } = pattern.anchors[a]!;
   const sticky = pattern.sticky!;
   let end = 0;
   // The places tried (or ruled out) so far: they only increase.
@@ -457,13 +472,13 @@ function runAnchor(
       }
       done = at;
     }
-    at = placeOf(anchor, haystack, Math.max(at + 1, end));
+    at = nextPlace(pattern, a, text, Math.max(at + 1, end));
   } while (at !== -1);
 }
 
 /** Adds to STARTS (from `count`) every place an anchor says a match can start, in order; returns the new count. */
-function startsOf(anchor: CompiledAnchor, first: number, text: string, haystack: string, count: number): number {
-  const { start } = anchor;
+function startsOf(pattern: CompiledPattern, a: number, first: number, text: string, count: number): number {
+  const { start } = pattern.anchors[a]!;
   let done = -1;
   let at = first;
   do {
@@ -477,7 +492,7 @@ function startsOf(anchor: CompiledAnchor, first: number, text: string, haystack:
       }
       done = at;
     }
-    at = placeOf(anchor, haystack, at + 1);
+    at = nextPlace(pattern, a, text, at + 1);
   } while (at !== -1);
   return count;
 }
@@ -548,6 +563,31 @@ function wordStart(text: string, place: number): number {
 }
 
 /**
+ * The first place from `from` on where anchor `a` of the pattern has its literal (in the text, or the
+ * text lower-cased when the pattern ignores case), or -1. Where the scan said where the anchor's gate
+ * first and last is (LOW and HIGH, those places moved back to where the literal would start), the
+ * literal is nowhere before the first nor after the last: it is looked for only between them, which
+ * for a literal found once (most) is never. An anchor of a pattern that ignores case is used so only
+ * when its literal is its gate (the scan's caseless find of it is then the literal's find in the
+ * lower-cased text); one of a pattern that does not is checked where the gate is, in its own case.
+ */
+function nextPlace(pattern: CompiledPattern, a: number, text: string, from: number): number {
+  const anchor = pattern.anchors[a]!;
+  const low = LOW[a]!;
+  if (low !== UNKNOWN) {
+    const high = HIGH[a]!;
+    if (from > high) return -1;
+    if (from <= low) {
+      if (low >= 0 && (pattern.ignoreCase || text.startsWith(anchor.literal, low))) return low;
+      from = Math.max(low + 1, 0);
+    }
+    if (from === high) return pattern.ignoreCase || text.startsWith(anchor.literal, high) ? high : -1;
+    if (from > high) return -1;
+  }
+  return placeOf(anchor, haystackOf(pattern, text), from);
+}
+
+/**
  * The first place from `from` on where the anchor's literal is in `haystack`, or -1. indexOf skips
  * ahead to the first character of what it looks for and compares from there: a literal that starts
  * with a space or a common letter (` Insufficient `, `subnet-`, `taint {`) stops it at most words of a
@@ -581,6 +621,12 @@ function needleOf(literal: string): { needle: string; offset: number } {
 interface CompiledAnchor {
   readonly literal: string;
   readonly start: number;
+  /**
+   * The pattern's gate the literal holds, when the scan's places of it can stand for the literal's
+   * (see nextPlace), and how far from the literal's start that gate ends.
+   */
+  readonly gate: string | undefined;
+  readonly gateEnd: number;
   /** What indexOf looks for: the literal from its least common character (`offset`) on. */
   readonly needle: string;
   readonly offset: number;
@@ -605,6 +651,18 @@ interface CompiledPattern {
 const gateOf = (literal: string, gates: readonly string[]): string | undefined =>
   gates.find((gate) => literal.toLowerCase().includes(gate));
 
+/** An anchor's gate (see CompiledAnchor) and where in its literal that gate ends. */
+function gatePlace(
+  literal: string,
+  gates: readonly string[],
+  ignoreCase: boolean,
+): { gate: string | undefined; gateEnd: number } {
+  const gate = gateOf(literal, gates);
+  // Caseless, the scan finds the literal itself only when the literal is the gate.
+  if (gate === undefined || (ignoreCase && literal !== gate)) return { gate: undefined, gateEnd: 0 };
+  return { gate, gateEnd: literal.toLowerCase().indexOf(gate) + gate.length - 1 };
+}
+
 /** The kinds normaliseKind changes (the others' values are kept as found, but for trailing punctuation). */
 const NORMALISED: ReadonlySet<EntityKind> = new Set([
   'taints',
@@ -621,7 +679,12 @@ const COMPILED: readonly CompiledPattern[] = TEXT_PATTERNS.map(([kind, pattern, 
   global: pattern,
   sticky: anchors.length > 0 ? new RegExp(pattern.source, pattern.flags.replace('g', '') + 'y') : undefined,
   ignoreCase: pattern.flags.includes('i'),
-  anchors: anchors.map(([literal, start]) => ({ literal, start, ...needleOf(literal) })),
+  anchors: anchors.map(([literal, start]) => ({
+    literal,
+    start,
+    ...needleOf(literal),
+    ...gatePlace(literal, gates, pattern.flags.includes('i')),
+  })),
   unconditional: anchors.reduce((bits, [literal], a) => (gateOf(literal, gates) ? bits : bits | (1 << a)), 0),
   normalised: NORMALISED.has(kind),
 }));
@@ -660,18 +723,42 @@ opensOf(ASSUMED_ROLE_GATE).others |= ASSUMED_ROLE_FOUND;
 opensOf('too many pods').others |= TOO_MANY_PODS_FOUND;
 opensOf('spot').others |= SPOT_FOUND;
 
-/** BY_GATE by the index of each gate in a list of patterns (the classifier automaton's), made for the last list asked about. */
-let gateTable: { patterns: readonly string[]; table: Array<GateOpens | undefined> } | undefined;
-function gatesOf(patterns: readonly string[]): Array<GateOpens | undefined> {
-  if (gateTable?.patterns !== patterns)
-    gateTable = { patterns, table: patterns.map((pattern) => BY_GATE.get(pattern)) };
-  return gateTable.table;
+/**
+ * BY_GATE by the index of each gate in a list of patterns (the classifier automaton's), and of each
+ * text pattern's anchors the index of its gate in that list (-1 when it has none, or none there),
+ * made for the last list asked about.
+ */
+interface GateTable {
+  patterns: readonly string[];
+  table: Array<GateOpens | undefined>;
+  anchorGates: Int32Array[];
+}
+let gateTable: GateTable | undefined;
+function gatesOf(patterns: readonly string[]): GateTable {
+  if (gateTable?.patterns !== patterns) {
+    const indexOf = new Map(patterns.map((pattern, index) => [pattern, index]));
+    gateTable = {
+      patterns,
+      table: patterns.map((pattern) => BY_GATE.get(pattern)),
+      anchorGates: COMPILED.map(({ anchors }) =>
+        Int32Array.from(anchors, ({ gate }) => (gate === undefined ? -1 : (indexOf.get(gate) ?? -1))),
+      ),
+    };
+  }
+  return gateTable;
 }
 
 /** Of each pattern, the anchors whose gates the text at hand holds (reused: one text at a time). */
 const ACTIVE = new Int32Array(TEXT_PATTERNS.length);
 /** The first place of each anchor's literal in the text at hand (reused). */
 const FIRST = new Int32Array(32);
+/**
+ * Of each anchor of the pattern at hand, the first and the last place its literal can start, from its
+ * gate's places in the scan (LOW UNKNOWN when the scan did not say): reused.
+ */
+const LOW = new Int32Array(32);
+const HIGH = new Int32Array(32);
+const UNKNOWN = -0x80000000;
 /** The places of several anchors, to be merged (reused). */
 const STARTS: number[] = [];
 const byNumber = (a: number, b: number): number => a - b;

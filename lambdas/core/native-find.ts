@@ -71,12 +71,25 @@ export interface FindTables {
 
 /**
  * Where the patterns found go: `start` for a new text, then `add` (1 + index) in order, repeats
- * ignored; `ascii` says whether the text was all ASCII (its UTF-8 as long as it).
+ * ignored; `ascii` says whether the text was all ASCII (its UTF-8 as long as it); `places`, where in
+ * it each pattern found ends, when the text was all ASCII (its bytes then its characters).
  */
 export interface Found {
   start(): void;
   add(entry: number): void;
   ascii: boolean;
+  places: PatternPlaces | undefined;
+}
+
+/**
+ * Where the patterns of the text last scanned end: `ends(index)` puts the first and the last place
+ * where pattern `index` ends (the index of its last character in the text) into `firstEnd` and
+ * `lastEnd`, and is false when the pattern was not found. Valid until the next scan.
+ */
+export interface PatternPlaces {
+  ends(index: number): boolean;
+  firstEnd: number;
+  lastEnd: number;
 }
 
 const PAGE = 65536;
@@ -89,7 +102,7 @@ const MAX_LANES = 3;
 const MANY_TEXTS = 64;
 const MANY_CHARS = 32 * 1024;
 
-export class NativeFind {
+export class NativeFind implements PatternPlaces {
   private readonly memory: WasmMemory;
   private readonly encoder = new TextEncoder();
   /** `finds[k]` scans k parts at once. */
@@ -107,6 +120,11 @@ export class NativeFind {
   private readonly copiedEnds = new Int32Array(MANY_TEXTS);
   /** Whether the texts `copyMany` copied were all ASCII. */
   private copiedAscii = false;
+  /** The last text scanned: where it starts in the memory, and in how many parts it was scanned. */
+  private scannedAt = 0;
+  private scannedLanes = 0;
+  firstEnd = -1;
+  lastEnd = -1;
 
   private constructor(
     tables: FindTables,
@@ -129,12 +147,18 @@ export class NativeFind {
     this.offsetsAt = layout.take(8 * MAX_LANES);
     const marksAt: number[] = [];
     const listsAt: number[] = [];
+    const firstAt: number[] = [];
+    const lastAt: number[] = [];
     for (let lane = 0; lane < MAX_LANES; lane++) {
       marksAt.push(layout.take(4 * (patterns + 1)));
       listsAt.push(layout.take(4 * patterns));
+      firstAt.push(layout.take(4 * (patterns + 1)));
+      lastAt.push(layout.take(4 * (patterns + 1)));
     }
     this.marksAt = marksAt;
     this.listsAt = listsAt;
+    this.firstAt = firstAt;
+    this.lastAt = lastAt;
     this.patterns = patterns;
     this.textAt = layout.take(0);
     this.memory = new Wasm.Memory({ initial: Math.ceil((this.textAt + PAGE) / PAGE) });
@@ -175,6 +199,8 @@ export class NativeFind {
       offsetsAt: this.offsetsAt,
       marksAt,
       listsAt,
+      firstAt,
+      lastAt,
     };
     const module = new Wasm.Module(
       moduleBytes(
@@ -189,7 +215,13 @@ export class NativeFind {
   }
 
   private readonly marksAt: readonly number[];
+  private readonly firstAt: readonly number[];
+  private readonly lastAt: readonly number[];
   private readonly patterns: number;
+  /** Each part's marks, and the first and last address where each pattern ended, by 1 + pattern index. */
+  private marks!: Int32Array[];
+  private firsts!: Int32Array[];
+  private lasts!: Int32Array[];
 
   /**
    * A finder for the automaton, or undefined where WebAssembly is not available or the automaton does
@@ -222,6 +254,7 @@ export class NativeFind {
     const n = this.encoder.encodeInto(text, this.line).written;
     this.findBytes(this.textAt, n, found);
     found.ascii = n === text.length;
+    found.places = found.ascii ? this : undefined;
     return true;
   }
 
@@ -264,6 +297,28 @@ export class NativeFind {
     const start = index === 0 ? 0 : this.copiedEnds[index - 1]!;
     this.findBytes(this.textAt + start, this.copiedEnds[index]! - start, found);
     found.ascii = this.copiedAscii;
+    found.places = this.copiedAscii ? this : undefined;
+  }
+
+  /**
+   * Where pattern `index` ends first and last in the text last scanned, in bytes from its start (its
+   * characters when it was ASCII): the first of the parts that found it has its first place, the
+   * last of them its last (parts overlap, and each finds only what ends in it).
+   */
+  ends(index: number): boolean {
+    const entry = index + 1;
+    const generation = this.generation;
+    let first = -1;
+    let last = -1;
+    for (let lane = 0, lanes = this.scannedLanes; lane < lanes; lane++) {
+      if (this.marks[lane]![entry] !== generation) continue;
+      if (first === -1) first = this.firsts[lane]![entry]!;
+      last = this.lasts[lane]![entry]!;
+    }
+    if (first === -1) return false;
+    this.firstEnd = first - this.scannedAt;
+    this.lastEnd = last - this.scannedAt;
+    return true;
   }
 
   /** The patterns of the `n` bytes at `at`, into `found` (`findAll`'s pass). */
@@ -286,6 +341,8 @@ export class NativeFind {
       this.offsets[lanes - 1] = n - length;
     }
     this.finds[lanes]!(at, at + length, this.generation);
+    this.scannedAt = at;
+    this.scannedLanes = lanes;
     found.start();
     for (let lane = 0; lane < lanes; lane++) {
       const list = this.lists[lane]!;
@@ -308,6 +365,9 @@ export class NativeFind {
     this.line = new Uint8Array(buffer, this.textAt);
     this.offsets = new Int32Array(buffer, this.offsetsAt, 2 * MAX_LANES);
     this.lists = this.listsAt.map((at) => new Int32Array(buffer, at, this.patterns));
+    this.marks = this.marksAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
+    this.firsts = this.firstAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
+    this.lasts = this.lastAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
   }
 }
 
@@ -360,6 +420,8 @@ interface Offsets {
   offsetsAt: number;
   marksAt: readonly number[];
   listsAt: readonly number[];
+  firstAt: readonly number[];
+  lastAt: readonly number[];
 }
 
 /**
@@ -380,7 +442,7 @@ function findBody(lanes: number, at: Offsets): number[] {
       position = POSITION(lane);
       code.push(...get(FROM), ...get(OFFSET(lane)), I32_ADD, ...set(position));
     }
-    code.push(...step(position, STATE(lane), COUNT(lane), at.marksAt[lane]!, at.listsAt[lane]!, at));
+    code.push(...step(position, STATE(lane), COUNT(lane), lane, at));
   }
   code.push(...get(FROM), ...constant(1), I32_ADD, ...set(FROM), BR, 0, END, END);
   for (let lane = 0; lane < lanes; lane++) {
@@ -391,7 +453,9 @@ function findBody(lanes: number, at: Offsets): number[] {
 }
 
 /** One part's step over the byte at `position`: its next state, and the patterns that end there. */
-function step(position: number, state: number, count: number, marksAt: number, listAt: number, at: Offsets): number[] {
+function step(position: number, state: number, count: number, lane: number, at: Offsets): number[] {
+  const marksAt = at.marksAt[lane]!;
+  const listAt = at.listsAt[lane]!;
   // prettier-ignore
   return [
     ...get(position), I32_LOAD8_U, 0, 0, I32_LOAD8_U, 0, ...unsigned(at.symbolsAt), ...set(SYMBOL),
@@ -443,7 +507,9 @@ function step(position: number, state: number, count: number, marksAt: number, l
     ...times4(INDEX), ...get(GENERATION), ...store(marksAt),
     ...times4(count), ...get(INDEX), ...store(listAt),
     ...get(count), ...constant(1), I32_ADD, ...set(count),
+    ...times4(INDEX), ...get(position), ...store(at.firstAt[lane]!),
     END,
+    ...times4(INDEX), ...get(position), ...store(at.lastAt[lane]!),
     ...times4(INDEX), ...load(at.sameEndAt), ...set(INDEX),
     BR, 0,
     END, END,

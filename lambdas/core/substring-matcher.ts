@@ -1,4 +1,4 @@
-import { NativeFind } from './native-find';
+import { NativeFind, type PatternPlaces } from './native-find';
 import { NativeScan } from './native-scan';
 
 /**
@@ -187,6 +187,7 @@ export class SubstringMatcher {
     const order = found.order;
     const marks = found.start();
     found.ascii = false;
+    found.places = undefined;
     const generation = found.generation;
     let count = 0;
     let state = 0;
@@ -406,6 +407,11 @@ export class Found implements ReadonlySet<string> {
    * so it does); false when it does not.
    */
   ascii = false;
+  /**
+   * Where each pattern found ends in the text, first and last (`PatternPlaces`), when the pass knows it
+   * (the WebAssembly pass, on an ASCII text); undefined when it does not. Valid until the next scan.
+   */
+  places: PatternPlaces | undefined = undefined;
   /** Pattern index → the scan that last found it. */
   private readonly marks: Int32Array;
   generation = 0;

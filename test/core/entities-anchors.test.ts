@@ -272,6 +272,40 @@ describe('anchored text patterns', () => {
     );
   });
 
+  // The classifier's scan says where each gate is first and last (on an ASCII text), and the extractor
+  // looks for an anchor's literal only between those places: texts where a word follows another of its
+  // kind with nothing or one character between them put a match's end on the next literal's start.
+  it('property: finds what the whole-text extractor finds where values of a kind follow each other closely', () => {
+    const word = fc.constantFrom(...WORDS, ...LITERALS);
+    // A literal, each time followed by another short value.
+    const tail = fc.oneof(
+      fc.constantFrom('a}', 'b}', 'x', 'y1', '0a1b2c3d4e', 'ab-1', '"gpu"', '"cpu"', 'q/w', 'r/s', ''),
+      fc.string({ unit: fc.constantFrom(...'0123456789abcdefAZ-./:"}]'), maxLength: 18 }),
+    );
+    const runOf = fc
+      .tuple(
+        fc.oneof(
+          {
+            weight: 3,
+            arbitrary: fc.constantFrom(
+              ...TEXT_PATTERNS.flatMap(([, , , , anchors]) => anchors ?? []).map(([literal]) => literal),
+            ),
+          },
+          { weight: 1, arbitrary: fc.constantFrom(...LITERALS) },
+        ),
+        fc.array(tail, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom('', '', ' ', ',', '"', '/', '}', 'x'),
+      )
+      .map(([literal, tails, between]) => tails.map((t) => literal + t).join(between));
+    fc.assert(
+      fc.property(fc.array(fc.oneof(runOf, word), { minLength: 1, maxLength: 5 }), (runs) => {
+        const record = recordOfText(runs.join(''));
+        if (record) sameAsReference(record);
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
   it('property: finds what the whole-text extractor finds on texts with many values of a kind (the cap of 25)', () => {
     fc.assert(
       fc.property(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { fragments } from '../../lambdas/core/classify';
 import { ENTITY_GATES } from '../../lambdas/core/entities';
-import { SubstringMatcher } from '../../lambdas/core/substring-matcher';
+import { type Found, SubstringMatcher } from '../../lambdas/core/substring-matcher';
 import { loadSamples, ROOT } from '../helpers';
 import { ReferenceSubstringMatcher } from '../support/substring-matcher-reference';
 
@@ -295,5 +295,73 @@ describe('SubstringMatcher.scanEach', () => {
       matcher.scanEach(texts, (_, found) => seen.push([...found]));
       expect(seen).toEqual(texts.map((t) => [...reference.findAll(t)]));
     }
+  });
+});
+
+// `Found.places` (where each pattern found ends, first and last): read from the WebAssembly pass on an
+// ASCII text, which the entity extractor uses instead of looking for its anchors again.
+describe('Found.places', () => {
+  /** Where each pattern ends in a text, first and last (ASCII case ignored), by a plain search; undefined when absent. */
+  function expectedEnds(patterns: readonly string[], text: string): Array<[number, number] | undefined> {
+    const lower = text.toLowerCase();
+    return patterns.map((pattern) => {
+      const needle = pattern.toLowerCase();
+      const first = lower.indexOf(needle);
+      if (first === -1) return undefined;
+      return [first + needle.length - 1, lower.lastIndexOf(needle) + needle.length - 1];
+    });
+  }
+  /** Where the scan says each pattern ends; undefined where it says none, or 'none' when it gives no places. */
+  function placesOf(patterns: readonly string[], found: Found): Array<[number, number] | undefined> | 'none' {
+    const places = found.places;
+    if (places === undefined) return 'none';
+    return patterns.map((_, index) => (places.ends(index) ? [places.firstEnd, places.lastEnd] : undefined));
+  }
+  const asciiOnly = (text: string) => !/[^\x00-\x7f]/.test(text);
+
+  it('property: first and last end of every pattern, in short and long texts (several parts), by scan and by scanEach', () => {
+    const patterns = [...new Set([...fragments(), ...ENTITY_GATES])];
+    const matcher = new SubstringMatcher(patterns, 3);
+    const words = fc.constantFrom('node', 'nodeclaim', 'failed', 'subnet-0abc', 'i-0123', 'us-west-2a', '"', '{');
+    const text = fc.oneof(
+      { weight: 6, arbitrary: textOf(patterns, words) },
+      { weight: 2, arbitrary: textOf(patterns, words).map((t) => `${t}${'x'.repeat(90)}${t}${'y'.repeat(70)}${t}`) },
+      { weight: 1, arbitrary: textOf(patterns, words).map((t) => `${t}${'x'.repeat(2100)}${t}`) },
+    );
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 20 }), (texts) => {
+        for (const t of texts) {
+          const found = matcher.scan(t);
+          expect(placesOf(patterns, found)).toEqual(asciiOnly(t) ? expectedEnds(patterns, t) : 'none');
+        }
+        const seen: Array<ReturnType<typeof placesOf>> = [];
+        matcher.scanEach(texts, (_, found) => seen.push(placesOf(patterns, found)));
+        // A batch copied together gives places when all its texts are ASCII (and none otherwise).
+        const all = texts.every(asciiOnly);
+        texts.forEach((t, i) => {
+          if (all) expect(seen[i]).toEqual(expectedEnds(patterns, t));
+          else if (seen[i] !== 'none') expect(seen[i]).toEqual(expectedEnds(patterns, t));
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: on generated patterns over a small alphabet, every part count', () => {
+    fc.assert(
+      fc.property(patternsAndTexts({ minLength: 1, maxLength: 6 }), ([patterns, texts]) => {
+        const matcher = new SubstringMatcher(patterns);
+        for (const t of [...texts, texts.join('x'.repeat(13)), texts.join('').repeat(5)]) {
+          const found = matcher.scan(t);
+          expect(placesOf(patterns, found)).toEqual(asciiOnly(t) ? expectedEnds(patterns, t) : 'none');
+        }
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('gives no places from the JavaScript pass', () => {
+    const matcher = new SubstringMatcher(['he', 'she'], Infinity, false);
+    expect(matcher.scan('ushers').places).toBeUndefined();
   });
 });
