@@ -92,8 +92,8 @@ export function findingIdOf(cluster: string, rule: RuleId, keyValue: string | un
 /** What the aggregator keeps of one incident besides the incident itself. */
 interface IncidentState {
   incident: Incident;
-  /** Entity values by kind, each set at most MAX_ENTITY_VALUES, kinds in the order first named. */
-  entitySets: Map<EntityKind, Set<string>>;
+  /** Entity values by kind, each at most MAX_ENTITY_VALUES, kinds in the order first named. */
+  entitySets: Map<EntityKind, KindValues>;
   /** First and last times seen (epoch ms): numbers until the incident is read. */
   seen?: { first: number; last: number };
   /** The distinct workloads of a per-workload incident, at most MAX_REMEMBERED (a 1 MB batch holds ~10,000). */
@@ -104,6 +104,13 @@ interface IncidentState {
   eventCounts?: EventCounts;
   /** What `add` returns for a signal that neither opened the incident nor grew it: most signals. */
   unchanged: IncidentChange;
+}
+
+/** The values an incident keeps of one entity kind. */
+class KindValues {
+  readonly values = new Set<string>();
+  /** The value a record named alone the last time one did (always in `values`): the likeliest next. */
+  last: string | undefined = undefined;
 }
 
 /** The incidents of one rule and how the rule keys them: one lookup per signal finds both. */
@@ -133,8 +140,15 @@ export class Aggregator {
     private readonly account?: string,
   ) {}
 
-  /** Counts a signal into its incident; says whether it opened the incident and which entity kinds grew. */
-  add(signal: Signal): IncidentChange {
+  /**
+   * Counts a signal into its incident; says whether it opened the incident and which entity kinds
+   * grew. With `report` false nobody reads that (the analyzer without a listener: the Lambda): the
+   * same incident, without an answer built for the signals that grow it (most of an outage's, each
+   * naming fresh pods and NodeClaims).
+   */
+  add(signal: Signal, report: false): undefined;
+  add(signal: Signal, report?: true): IncidentChange;
+  add(signal: Signal, report = true): IncidentChange | undefined {
     const { rule, entities, record } = signal;
     let incidents = this.byRule.get(rule);
     if (incidents === undefined) {
@@ -184,20 +198,30 @@ export class Aggregator {
       else if (time < seen.first) seen.first = time;
       else if (time > seen.last) seen.last = time;
     }
-    const sets = state.entitySets;
+    const kinds = state.entitySets;
     let grown: EntityKind[] | undefined;
     for (const kind in entities) {
       const values = entities[kind as EntityKind]!;
-      let set = sets.get(kind as EntityKind);
-      if (set === undefined) sets.set(kind as EntityKind, (set = new Set()));
+      let held = kinds.get(kind as EntityKind);
+      if (held === undefined) kinds.set(kind as EntityKind, (held = new KindValues()));
+      const set = held.values;
       // A kind that has all the values it keeps takes no more (the names of a long outage).
       const size = set.size;
       if (size >= MAX_ENTITY_VALUES) continue;
-      for (let i = 0; i < values.length; i++) {
-        set.add(values[i]!);
-        if (set.size >= MAX_ENTITY_VALUES) break;
+      if (values.length === 1) {
+        // Most records name one value of a kind, most often the one the record before named (the
+        // NodePool, the namespace, the error code): compared with it, not hashed and looked up again.
+        const value = values[0]!;
+        if (value === held.last) continue;
+        held.last = value;
+        set.add(value);
+      } else {
+        for (let i = 0; i < values.length; i++) {
+          set.add(values[i]!);
+          if (set.size >= MAX_ENTITY_VALUES) break;
+        }
       }
-      if (set.size > size) (grown ??= []).push(kind as EntityKind);
+      if (report && set.size > size) (grown ??= []).push(kind as EntityKind);
     }
     if (incident.evidence.length < MAX_EVIDENCE) {
       // A summary already looked at gives the same message: it is not sanitised and compared again
@@ -207,9 +231,10 @@ export class Aggregator {
         // Bounded: distinct summaries can share a message (cut at the same length) without end.
         if (summaries.length < 16) summaries.push(record.summary);
         const evidence = evidenceOf(record, time === undefined ? undefined : isoOf(time));
-        if (!incident.evidence.some((e) => e.message === evidence.message)) incident.evidence.push(evidence);
+        if (!hasMessage(incident.evidence, evidence.message)) incident.evidence.push(evidence);
       }
     }
+    if (!report) return undefined;
     if (!opened && grown === undefined) return state.unchanged;
     return { findingId: incident.findingId, opened, grown: grown ?? NO_GROWTH };
   }
@@ -246,7 +271,7 @@ export class Aggregator {
   }
 
   addAll(signals: Iterable<Signal>): this {
-    for (const signal of signals) this.add(signal);
+    for (const signal of signals) this.add(signal, false);
     return this;
   }
 
@@ -267,6 +292,12 @@ export class Aggregator {
     ranked.sort((a, b) => a.rank - b.rank || b.incident.occurrences - a.incident.occurrences);
     return ranked.map((entry) => entry.incident);
   }
+}
+
+/** True when one of the evidence lines reads `message` (a loop: no closure per line looked at). */
+function hasMessage(evidence: readonly Evidence[], message: string): boolean {
+  for (let i = 0; i < evidence.length; i++) if (evidence[i]!.message === message) return true;
+  return false;
 }
 
 /** Adds a signal's causes to its incident's, in the order first given, unless it has them all already. */
@@ -455,9 +486,9 @@ function newest<V>(map: ReadonlyMap<string, V>, limit: number): { keys: string[]
   return { keys, seen };
 }
 
-function toEntities(sets: Map<EntityKind, Set<string>>): Entities {
+function toEntities(kinds: Map<EntityKind, KindValues>): Entities {
   const entities: Entities = {};
-  for (const [kind, set] of sets) entities[kind] = sortedValues(set);
+  for (const [kind, held] of kinds) entities[kind] = sortedValues(held.values);
   return entities;
 }
 

@@ -184,8 +184,12 @@ export class StreamingAnalyzer {
   private classifiedAll(records: readonly LogRecord[]): Array<Signal[] | undefined> {
     const sources = this.sources;
     const mine = sources ? records.filter((record) => isKarpenterRecord(record, sources)) : records;
-    const signals = classifyAll(mine);
-    if (mine === records) return signals.map(mergeSchedulingCauses);
+    const signals: Array<Signal[] | undefined> = classifyAll(mine);
+    if (mine === records) {
+      // Merged in place: no second array of a delivery's records.
+      for (let i = 0; i < signals.length; i++) signals[i] = mergeSchedulingCauses(signals[i]!);
+      return signals;
+    }
     let next = 0;
     return records.map((record) => (mine[next] === record ? mergeSchedulingCauses(signals[next++]!) : undefined));
   }
@@ -202,8 +206,14 @@ export class StreamingAnalyzer {
 
   private count(signal: Signal): void {
     this.stats.signals++;
+    const onChange = this.onChange;
+    // Without a listener nobody reads what changed: the aggregator builds no answer.
+    if (onChange === undefined) {
+      this.aggregator.add(signal, false);
+      return;
+    }
     const change = this.aggregator.add(signal);
-    if (this.onChange && (change.opened || change.grown.length > 0)) this.onChange(change, signal);
+    if (change.opened || change.grown.length > 0) onChange(change, signal);
   }
 }
 

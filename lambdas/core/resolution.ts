@@ -193,7 +193,7 @@ export class ResolutionTracker {
     this.heldCount++;
     this.heldChars += held.chars;
     for (const pod of held.pods) {
-      const name = splitPod(pod).name;
+      const name = podName(pod);
       let waiting = this.byPod.get(name);
       if (!waiting) this.byPod.set(name, (waiting = new Set()));
       waiting.add(held);
@@ -206,7 +206,7 @@ export class ResolutionTracker {
     this.heldCount--;
     this.heldChars -= held.chars;
     for (const pod of held.pods) {
-      const name = splitPod(pod).name;
+      const name = podName(pod);
       const waiting = this.byPod.get(name);
       waiting?.delete(held);
       if (waiting?.size === 0) this.byPod.delete(name);
@@ -269,13 +269,20 @@ export class ResolutionTracker {
   /** True when a placement of the pod already seen is no earlier than a failure at `time`. */
   private placedSince(pod: string, time: number | undefined): boolean {
     if (time === undefined || this.placements.size === 0) return false;
-    const { namespace, name } = splitPod(pod);
-    return (this.placements.get(name) ?? []).some(
-      (placement) =>
+    // `splitPod`, without an object per pod looked up (every pod of every held failure).
+    const slash = pod.indexOf('/');
+    const list = this.placements.get(slash < 0 ? pod : pod.slice(slash + 1));
+    if (list === undefined) return false;
+    const namespace = slash < 0 ? '' : pod.slice(0, slash);
+    for (const placement of list) {
+      if (
         (!placement.namespace || !namespace || placement.namespace === namespace) &&
         placement.time !== undefined &&
-        placement.time >= time,
-    );
+        placement.time >= time
+      )
+        return true;
+    }
+    return false;
   }
 }
 
@@ -284,6 +291,12 @@ const NONE: readonly Signal[] = Object.freeze([]);
 
 /** What a held record keeps of its line, at least: its text and its summary. */
 const charsOf = (record: LogRecord): number => record.text.length + record.summary.length;
+
+/** The name of a pod given as `namespace/name` or `name` (`splitPod(pod).name`). */
+function podName(pod: string): string {
+  const slash = pod.indexOf('/');
+  return slash < 0 ? pod : pod.slice(slash + 1);
+}
 
 function splitPod(pod: string): { namespace: string; name: string } {
   const slash = pod.indexOf('/');

@@ -46,13 +46,25 @@ export function mergeSchedulingCauses(signals: Signal[]): Signal[] {
     if (lead === undefined || rank > RANK.get(lead.rule)!) lead = signal;
   }
   if (scheduling < 2) return signals;
-  const causes: RuleId[] = [];
-  for (const signal of signals) if (signal !== lead && RANK.has(signal.rule)) causes.push(signal.rule);
-  causes.sort((a, b) => RANK.get(b)! - RANK.get(a)!);
+  // The causes most telling first: inserted in place by rank, in the order given among equal ranks
+  // (what a stable sort gives; a record states a handful of reasons, and a sort's setup cost more).
+  // Arrays of their final length: a record merges a handful of reasons.
+  const causes: RuleId[] = new Array<RuleId>(scheduling - 1);
+  let found = 0;
+  for (const signal of signals) {
+    if (signal === lead) continue;
+    const rank = RANK.get(signal.rule);
+    if (rank === undefined) continue;
+    let at = found++;
+    for (; at > 0 && RANK.get(causes[at - 1]!)! < rank; at--) causes[at] = causes[at - 1]!;
+    causes[at] = signal.rule;
+  }
+  // Built member by member (a spread of the lead cost more than merging the rest).
+  const leading: Signal = { rule: lead!.rule, entities: lead!.entities, record: lead!.record, causes };
+  if (scheduling === signals.length) return [leading];
   const merged: Signal[] = [];
   for (const signal of signals) {
-    // Built member by member (a spread of the lead cost more than merging the rest).
-    if (signal === lead) merged.push({ rule: lead.rule, entities: lead.entities, record: lead.record, causes });
+    if (signal === lead) merged.push(leading);
     else if (!RANK.has(signal.rule)) merged.push(signal);
   }
   return merged;

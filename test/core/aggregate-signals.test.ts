@@ -124,7 +124,10 @@ const stream = (maxLength: number): fc.Arbitrary<Signal[]> =>
 function sameAsReference(signals: Signal[], account?: string): void {
   const fast = new Aggregator('prod', account);
   const reference = new ReferenceAggregator('prod', account);
+  // Fed without asking what changed (`add(signal, false)`, the analyzer without a listener).
+  const quiet = new Aggregator('prod', account);
   signals.forEach((signal, i) => {
+    expect(quiet.add(signal, false)).toBeUndefined();
     const change = fast.add(signal);
     expect({ i, ...change, grown: [...change.grown] }).toStrictEqual({ i, ...reference.add(signal) });
     // Read in the middle as well: a snapshot must not disturb what follows.
@@ -132,6 +135,7 @@ function sameAsReference(signals: Signal[], account?: string): void {
   });
   const found = fast.incidentsFound();
   expect(found).toStrictEqual(reference.incidentsFound());
+  expect(JSON.stringify(quiet.incidentsFound())).toBe(JSON.stringify(found));
   // Members in the same order: findings are serialised as they are.
   expect(JSON.stringify(found)).toBe(JSON.stringify(reference.incidentsFound()));
 }
