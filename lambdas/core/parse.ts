@@ -233,7 +233,8 @@ function withKnownTail(
   const tail = fluentBitTail;
   if (tail === undefined) return MISS;
   const close = line.length - tail.text.length - 1;
-  if (close < 8 || line.charCodeAt(close) !== QUOTE || !line.endsWith(tail.text)) return MISS;
+  // `slice` and `===`, not `endsWith`: a third of the time on these tails of about 200 characters.
+  if (close < 8 || line.charCodeAt(close) !== QUOTE || line.slice(close + 1) !== tail.text) return MISS;
   if (!tail.usable) return REFUSED;
   const key = line.startsWith('{"log":"') ? 1 : topLevelLogKey(line, close);
   const open = key + 6;
@@ -293,7 +294,8 @@ function learnTail(line: string): void {
     else if (code === QUOTE) break;
   }
   if (close >= line.length) return;
-  const text = line.slice(close + 1);
+  // A flat string of its own: compared with the end of every record, and it keeps no record alive.
+  const text = JSON.parse(JSON.stringify(line.slice(close + 1))) as string;
   const rest = text.includes('"log"') ? undefined : tryJson(`{"log":0${text}`);
   const usable =
     isObject(rest) && Object.hasOwn(rest, 'kubernetes') && !isObject(rest.log_processed) && !isObject(rest.data);
