@@ -188,14 +188,16 @@ function fromTrimmed(
  * metadata Fluent Bit adds, the same text on every record of a container, so on every record of
  * a CloudWatch stream. `pod` is what `fluentBitSource` reads from them; `usable` is false for a
  * tail after which the record is not read from `log` alone (no `kubernetes` of its own, merged
- * JSON, another `log`), whose records are parsed whole.
+ * JSON, another `log`) or that its records refused more often than not (`refused`): records with
+ * it are parsed whole.
  */
 interface FluentBitTail {
   readonly text: string;
-  readonly usable: boolean;
+  usable: boolean;
   readonly pod: ObjectRef | undefined;
   hits: number;
   misses: number;
+  refusals: number;
 }
 
 let fluentBitTail: FluentBitTail | undefined;
@@ -238,13 +240,13 @@ function withKnownTail(
   if (!tail.usable) return REFUSED;
   const key = line.startsWith('{"log":"') ? 1 : topLevelLogKey(line, close);
   const open = key + 6;
-  if (key < 0 || open >= close) return REFUSED;
+  if (key < 0 || open >= close) return refused(tail);
   if (key > 1) {
     const head = tryJson(`${line.slice(0, open)}0}`);
-    if (!isObject(head) || isObject(head.log_processed) || isObject(head.data)) return REFUSED;
+    if (!isObject(head) || isObject(head.log_processed) || isObject(head.data)) return refused(tail);
   }
   const log = tryJson(line.slice(open, close + 1));
-  if (typeof log !== 'string') return REFUSED;
+  if (typeof log !== 'string') return refused(tail);
   tail.hits++;
   knownTailCount++;
   const pod = tail.pod;
@@ -253,6 +255,15 @@ function withKnownTail(
     origin,
     pod ? { kind: 'Pod', name: pod.name, namespace: pod.namespace, container: pod.container } : source,
   );
+}
+
+/**
+ * REFUSED, and a tail refused more often than read (after a few) is no longer tried: its records
+ * are parsed whole at once, without the parses above, which may throw, paid first on each.
+ */
+function refused(tail: FluentBitTail): typeof REFUSED {
+  if (++tail.refusals >= 8 && tail.refusals > tail.hits) tail.usable = false;
+  return REFUSED;
 }
 
 /**
@@ -305,6 +316,7 @@ function learnTail(line: string): void {
     pod: usable ? fluentBitSource(rest.kubernetes) : undefined,
     hits: 0,
     misses: 0,
+    refusals: 0,
   };
 }
 
