@@ -324,10 +324,11 @@ export function worthParsing(raw: string): boolean {
  * pass over the line instead of that pass and two more searches.
  */
 export function worthParsingOrPlacement(raw: string): boolean {
+  // The tests on the first characters first: a kept klog error or Warning row is not scanned.
   return (
-    (parseOrPlaceMatcher ??= new SubstringMatcher(parseOrPlaceFragments())).test(raw) ||
     isKlogError(raw) ||
-    raw.startsWith('Warning ')
+    raw.startsWith('Warning ') ||
+    (parseOrPlaceMatcher ??= new SubstringMatcher(parseOrPlaceFragments())).test(raw)
   );
 }
 
