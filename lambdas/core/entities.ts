@@ -569,7 +569,11 @@ function wordStart(text: string, place: number): number {
  * literal is nowhere before the first nor after the last: it is looked for only between them, which
  * for a literal found once (most) is never. An anchor of a pattern that ignores case is used so only
  * when its literal is its gate (the scan's caseless find of it is then the literal's find in the
- * lower-cased text); one of a pattern that does not is checked where the gate is, in its own case.
+ * lower-cased text). For a pattern that does not ignore case, the gate's first and last place are
+ * given as they are, though the literal there may be in another case: a place given too many is
+ * harmless, as the pattern is tried in order of place and only matches where it matches (where a
+ * whole-text run would find a match, every earlier place has none), and checking the case costs more
+ * on every text than the odd failed try.
  */
 function nextPlace(pattern: CompiledPattern, a: number, text: string, from: number): number {
   const anchor = pattern.anchors[a]!;
@@ -578,11 +582,10 @@ function nextPlace(pattern: CompiledPattern, a: number, text: string, from: numb
     const high = HIGH[a]!;
     if (from > high) return -1;
     if (from <= low) {
-      if (low >= 0 && (pattern.ignoreCase || text.startsWith(anchor.literal, low))) return low;
-      from = Math.max(low + 1, 0);
+      if (low >= 0) return low;
+      from = 0;
     }
-    if (from === high) return pattern.ignoreCase || text.startsWith(anchor.literal, high) ? high : -1;
-    if (from > high) return -1;
+    if (from === high) return high;
   }
   return placeOf(anchor, haystackOf(pattern, text), from);
 }
@@ -812,6 +815,13 @@ const FIELD_PLACES: ReadonlyMap<string, number> = new Map(
     'storage-class': [12, 1],
   } as Record<string, readonly [number, number]>).map(([field, [slot, rank]]) => [field, slot * RANKS + rank]),
 );
+/**
+ * The keys FIELD_PLACES may hold, by their first two characters (their codes modulo 128, as one
+ * index) and their length (modulo 32, a bit): a key whose bit is not set is not one of them.
+ */
+const FIELD_SHAPES = new Uint32Array(128 * 128);
+for (const key of FIELD_PLACES.keys())
+  FIELD_SHAPES[((key.charCodeAt(0) & 127) << 7) | (key.charCodeAt(1) & 127)]! |= 1 << (key.length & 31);
 /** The values of the fields of FIELD_PLACES the record at hand has, by place (reused; emptied after each record). */
 const FIELD_VALUES: unknown[] = new Array<unknown>(SLOTS * RANKS).fill(undefined);
 
@@ -824,6 +834,9 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   // The slots some field filled, one bit each: the others are not looked at.
   let filled = 0;
   for (const key in fields) {
+    // Most keys are none of those: ruled out by their length and first two characters, without hashing.
+    if ((FIELD_SHAPES[((key.charCodeAt(0) & 127) << 7) | (key.charCodeAt(1) & 127)]! & (1 << (key.length & 31))) === 0)
+      continue;
     const place = FIELD_PLACES.get(key);
     if (place === undefined) continue;
     FIELD_VALUES[place] = fields[key];

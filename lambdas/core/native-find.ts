@@ -218,10 +218,8 @@ export class NativeFind implements PatternPlaces {
   private readonly firstAt: readonly number[];
   private readonly lastAt: readonly number[];
   private readonly patterns: number;
-  /** Each part's marks, and the first and last address where each pattern ended, by 1 + pattern index. */
-  private marks!: Int32Array[];
-  private firsts!: Int32Array[];
-  private lasts!: Int32Array[];
+  /** The memory as 32-bit words (remade when it grows). */
+  private words!: Int32Array;
 
   /**
    * A finder for the automaton, or undefined where WebAssembly is not available or the automaton does
@@ -310,10 +308,12 @@ export class NativeFind implements PatternPlaces {
     const generation = this.generation;
     let first = -1;
     let last = -1;
+    const words = this.words;
     for (let lane = 0, lanes = this.scannedLanes; lane < lanes; lane++) {
-      if (this.marks[lane]![entry] !== generation) continue;
-      if (first === -1) first = this.firsts[lane]![entry]!;
-      last = this.lasts[lane]![entry]!;
+      // Each part's marks, and the first and last address where each pattern ended, by 1 + pattern index.
+      if (words[(this.marksAt[lane]! >> 2) + entry] !== generation) continue;
+      if (first === -1) first = words[(this.firstAt[lane]! >> 2) + entry]!;
+      last = words[(this.lastAt[lane]! >> 2) + entry]!;
     }
     if (first === -1) return false;
     this.firstEnd = first - this.scannedAt;
@@ -365,9 +365,7 @@ export class NativeFind implements PatternPlaces {
     this.line = new Uint8Array(buffer, this.textAt);
     this.offsets = new Int32Array(buffer, this.offsetsAt, 2 * MAX_LANES);
     this.lists = this.listsAt.map((at) => new Int32Array(buffer, at, this.patterns));
-    this.marks = this.marksAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
-    this.firsts = this.firstAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
-    this.lasts = this.lastAt.map((at) => new Int32Array(buffer, at, this.patterns + 1));
+    this.words = new Int32Array(buffer);
   }
 }
 

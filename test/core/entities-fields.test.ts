@@ -116,6 +116,15 @@ const FIELD_NAMES = [
   'error',
   'namespace',
   'name',
+  // Keys that share a read key's first characters or length (ruled out, or looked up and not read).
+  'nodeClaim',
+  'nodeclaims',
+  'mode',
+  'n',
+  '',
+  'Po',
+  'zones',
+  'queued',
 ];
 const fieldValue: fc.Arbitrary<unknown> = fc.oneof(
   nameLike,
