@@ -569,11 +569,11 @@ function wordStart(text: string, place: number): number {
  * literal is nowhere before the first nor after the last: it is looked for only between them, which
  * for a literal found once (most) is never. An anchor of a pattern that ignores case is used so only
  * when its literal is its gate (the scan's caseless find of it is then the literal's find in the
- * lower-cased text). For a pattern that does not ignore case, the gate's first and last place are
- * given as they are, though the literal there may be in another case: a place given too many is
- * harmless, as the pattern is tried in order of place and only matches where it matches (where a
- * whole-text run would find a match, every earlier place has none), and checking the case costs more
- * on every text than the odd failed try.
+ * lower-cased text). For a pattern that does not ignore case, a literal with capitals (`Insufficient`)
+ * is checked where its gate is, since texts often hold its gate in lower case too (`insufficient
+ * capacity`); one in lower case is not: its gate in another case is rare, and a place given too many
+ * is harmless (the pattern is tried in order of place and only matches where it matches: where a
+ * whole-text run would find a match, every earlier place has none).
  */
 function nextPlace(pattern: CompiledPattern, a: number, text: string, from: number): number {
   const anchor = pattern.anchors[a]!;
@@ -582,10 +582,11 @@ function nextPlace(pattern: CompiledPattern, a: number, text: string, from: numb
     const high = HIGH[a]!;
     if (from > high) return -1;
     if (from <= low) {
-      if (low >= 0) return low;
-      from = 0;
+      if (low >= 0 && (!anchor.cased || text.startsWith(anchor.literal, low))) return low;
+      from = Math.max(low + 1, 0);
     }
-    if (from === high) return high;
+    if (from === high) return !anchor.cased || text.startsWith(anchor.literal, high) ? high : -1;
+    if (from > high) return -1;
   }
   return placeOf(anchor, haystackOf(pattern, text), from);
 }
@@ -630,6 +631,8 @@ interface CompiledAnchor {
    */
   readonly gate: string | undefined;
   readonly gateEnd: number;
+  /** Whether the gate's places are checked for the literal's case (a pattern not ignoring case, a literal with capitals). */
+  readonly cased: boolean;
   /** What indexOf looks for: the literal from its least common character (`offset`) on. */
   readonly needle: string;
   readonly offset: number;
@@ -659,11 +662,12 @@ function gatePlace(
   literal: string,
   gates: readonly string[],
   ignoreCase: boolean,
-): { gate: string | undefined; gateEnd: number } {
+): { gate: string | undefined; gateEnd: number; cased: boolean } {
   const gate = gateOf(literal, gates);
+  const cased = !ignoreCase && literal !== literal.toLowerCase();
   // Caseless, the scan finds the literal itself only when the literal is the gate.
-  if (gate === undefined || (ignoreCase && literal !== gate)) return { gate: undefined, gateEnd: 0 };
-  return { gate, gateEnd: literal.toLowerCase().indexOf(gate) + gate.length - 1 };
+  if (gate === undefined || (ignoreCase && literal !== gate)) return { gate: undefined, gateEnd: 0, cased };
+  return { gate, gateEnd: literal.toLowerCase().indexOf(gate) + gate.length - 1, cased };
 }
 
 /** The kinds normaliseKind changes (the others' values are kept as found, but for trailing punctuation). */
