@@ -360,6 +360,19 @@ describe('Found.places', () => {
     );
   });
 
+  it('gives the places of texts longer than its first memory (after the memory grows), then of short ones again', () => {
+    const patterns = ['subnet-', 'i-', 'insufficient capacity'];
+    const matcher = new SubstringMatcher(patterns);
+    const short = 'x Insufficient Capacity subnet-1 i-2 subnet-3';
+    const long = `i-0 ${'reconciled nodeclaim ok; '.repeat(8_000)}subnet-9 ${short}`;
+    for (const text of [short, long, short, `${long}${long}`]) {
+      expect(placesOf(patterns, matcher.scan(text))).toEqual(expectedEnds(patterns, text));
+      const seen: Array<ReturnType<typeof placesOf>> = [];
+      matcher.scanEach([text, short], (_, found) => seen.push(placesOf(patterns, found)));
+      expect(seen).toEqual([expectedEnds(patterns, text), expectedEnds(patterns, short)]);
+    }
+  });
+
   it('gives no places from the JavaScript pass', () => {
     const matcher = new SubstringMatcher(['he', 'she'], Infinity, false);
     expect(matcher.scan('ushers').places).toBeUndefined();
