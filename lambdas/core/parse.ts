@@ -308,8 +308,13 @@ function learnTail(line: string): void {
   // A flat string of its own: compared with the end of every record, and it keeps no record alive.
   const text = JSON.parse(JSON.stringify(line.slice(close + 1))) as string;
   const rest = text.includes('"log"') ? undefined : tryJson(`{"log":0${text}`);
+  // `log` still 0: no member of the tail is `log`, not even one spelt with escapes (`"lo\u0067"`).
   const usable =
-    isObject(rest) && Object.hasOwn(rest, 'kubernetes') && !isObject(rest.log_processed) && !isObject(rest.data);
+    isObject(rest) &&
+    rest.log === 0 &&
+    Object.hasOwn(rest, 'kubernetes') &&
+    !isObject(rest.log_processed) &&
+    !isObject(rest.data);
   fluentBitTail = {
     text,
     usable,

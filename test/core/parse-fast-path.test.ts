@@ -488,7 +488,8 @@ describe('parseMessage, fast paths', () => {
   it('property: Fluent Bit records read with the tail of the one before give the reference record', () => {
     // Sequences of records whose members after `log` repeat (the Kubernetes metadata of one
     // container), with heads before `log` (CRI fields, nested objects, keys holding `log`, merged
-    // JSON), tails that must not be trusted (another `log`, merged JSON, no `kubernetes`), `log`
+    // JSON), tails that must not be trusted (another `log`, spelt plainly or with escapes, merged JSON, no
+    // `kubernetes`), `log`
     // values with escapes JSON.stringify does not write, and literals that a raw quote ends early.
     const kubernetes = fc.constantFrom(
       '{"pod_name":"karpenter-6d8f7b9c54-8zr7n","namespace_name":"karpenter","container_name":"controller","host":"ip-10-0-12-4"}',
@@ -502,6 +503,8 @@ describe('parseMessage, fast paths', () => {
       { weight: 6, arbitrary: kubernetes.map((k) => `,"stream":"stdout","kubernetes":${k}}`) },
       kubernetes.map((k) => `, "kubernetes" : ${k} }`),
       kubernetes.map((k) => `,"kubernetes":${k},"log":"again"}`),
+      // A key JSON.parse reads as `log` that the tail's text does not spell so.
+      kubernetes.map((k) => `,"kubernetes":${k},"lo\\u0067":"escaped"}`),
       kubernetes.map((k) => `,"kubernetes":${k},"log_processed":{"level":"error","message":"merged"}}`),
       kubernetes.map((k) => `,"kubernetes":${k},"data":"text"}`),
       fc.constantFrom(
