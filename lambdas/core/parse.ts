@@ -276,11 +276,7 @@ function topLevelLogKey(line: string, limit: number): number {
     const code = line.charCodeAt(at);
     if (code === QUOTE) {
       if (depth === 1 && line.startsWith('"log":"', at)) return at;
-      for (at++; at < limit; at++) {
-        const inner = line.charCodeAt(at);
-        if (inner === BACKSLASH) at++;
-        else if (inner === QUOTE) break;
-      }
+      at = closingQuote(line, at + 1, limit);
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth++;
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
@@ -291,6 +287,19 @@ function topLevelLogKey(line: string, limit: number): number {
 }
 
 /**
+ * The quote that ends the JSON string whose characters start at `from` in `line` (escaped quotes
+ * skipped), or `limit` when none does before it.
+ */
+function closingQuote(line: string, from: number, limit: number): number {
+  for (let at = from; at < limit; at++) {
+    const code = line.charCodeAt(at);
+    if (code === BACKSLASH) at++;
+    else if (code === QUOTE) return at;
+  }
+  return limit;
+}
+
+/**
  * Learns the tail of a Fluent Bit record (`line`, which JSON.parse read as an object with a string
  * `log`): the text after its top-level `log` string literal, kept usable when that text, after any
  * value, closes an object that sets `kubernetes`, no `log` and no merged JSON object.
@@ -298,12 +307,7 @@ function topLevelLogKey(line: string, limit: number): number {
 function learnTail(line: string): void {
   const key = topLevelLogKey(line, line.length);
   if (key < 0) return;
-  let close = key + 7;
-  for (; close < line.length; close++) {
-    const code = line.charCodeAt(close);
-    if (code === BACKSLASH) close++;
-    else if (code === QUOTE) break;
-  }
+  const close = closingQuote(line, key + 7, line.length);
   if (close >= line.length) return;
   // A flat string of its own: compared with the end of every record, and it keeps no record alive.
   const text = JSON.parse(JSON.stringify(line.slice(close + 1))) as string;
@@ -688,16 +692,12 @@ function closesEarly(text: string, from: number, end: number): boolean {
   let depth = 0;
   for (let at = from; at < limit; at++) {
     const code = text.charCodeAt(at);
-    if (code === 34) {
+    if (code === QUOTE) {
       // A string: skip to its closing quote, past escaped characters.
-      for (at++; at < limit; at++) {
-        const inner = text.charCodeAt(at);
-        if (inner === 92) at++;
-        else if (inner === 34) break;
-      }
-    } else if (code === OPEN_BRACE || code === 91) {
+      at = closingQuote(text, at + 1, limit);
+    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       depth++;
-    } else if ((code === CLOSE_BRACE || code === 93) && --depth === 0) {
+    } else if ((code === CLOSE_BRACE || code === CLOSE_BRACKET) && --depth === 0) {
       return true;
     }
   }

@@ -258,7 +258,7 @@ export class ResolutionTracker {
         }
       }
       if (!placedHere) continue;
-      if (![...held.pods].some((open) => splitPod(open).name === name)) waiting!.delete(held);
+      if (![...held.pods].some((open) => podName(open) === name)) waiting!.delete(held);
       if (held.pods.size > 0) continue;
       this.release(held);
       this.resolved++;
@@ -269,11 +269,10 @@ export class ResolutionTracker {
   /** True when a placement of the pod already seen is no earlier than a failure at `time`. */
   private placedSince(pod: string, time: number | undefined): boolean {
     if (time === undefined || this.placements.size === 0) return false;
-    // `splitPod`, without an object per pod looked up (every pod of every held failure).
-    const slash = pod.indexOf('/');
-    const list = this.placements.get(slash < 0 ? pod : pod.slice(slash + 1));
+    // No object per pod looked up (every pod of every held failure): its name, then its namespace.
+    const list = this.placements.get(podName(pod));
     if (list === undefined) return false;
-    const namespace = slash < 0 ? '' : pod.slice(0, slash);
+    const namespace = podNamespace(pod);
     for (const placement of list) {
       if (
         (!placement.namespace || !namespace || placement.namespace === namespace) &&
@@ -292,15 +291,20 @@ const NONE: readonly Signal[] = Object.freeze([]);
 /** What a held record keeps of its line, at least: its text and its summary. */
 const charsOf = (record: LogRecord): number => record.text.length + record.summary.length;
 
-/** The name of a pod given as `namespace/name` or `name` (`splitPod(pod).name`). */
+/** The name of a pod given as `namespace/name` or `name`. */
 function podName(pod: string): string {
   const slash = pod.indexOf('/');
   return slash < 0 ? pod : pod.slice(slash + 1);
 }
 
-function splitPod(pod: string): { namespace: string; name: string } {
+/** The namespace of a pod given as `namespace/name`; empty for one given as `name`. */
+function podNamespace(pod: string): string {
   const slash = pod.indexOf('/');
-  return slash < 0 ? { namespace: '', name: pod } : { namespace: pod.slice(0, slash), name: pod.slice(slash + 1) };
+  return slash < 0 ? '' : pod.slice(0, slash);
+}
+
+function splitPod(pod: string): { namespace: string; name: string } {
+  return { namespace: podNamespace(pod), name: podName(pod) };
 }
 
 /** The same pod, when the names agree and the namespaces do where both are known. */

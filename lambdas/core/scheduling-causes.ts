@@ -47,8 +47,8 @@ export function mergeSchedulingCauses(signals: Signal[]): Signal[] {
   }
   if (scheduling < 2) return signals;
   // The causes most telling first: inserted in place by rank, in the order given among equal ranks
-  // (what a stable sort gives; a record states a handful of reasons, and a sort's setup cost more).
-  // Arrays of their final length: a record merges a handful of reasons.
+  // (what a stable sort gives), into an array of its final length. A record states a handful of
+  // reasons: a sort's setup cost more than these comparisons.
   const causes: RuleId[] = new Array<RuleId>(scheduling - 1);
   let found = 0;
   for (const signal of signals) {
