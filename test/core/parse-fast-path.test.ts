@@ -500,7 +500,7 @@ describe('parseMessage, fast paths', () => {
       '"not an object"',
     );
     const tail = fc.oneof(
-      { weight: 6, arbitrary: kubernetes.map((k) => `,"stream":"stdout","kubernetes":${k}}`) },
+      { weight: 12, arbitrary: kubernetes.map((k) => `,"stream":"stdout","kubernetes":${k}}`) },
       kubernetes.map((k) => `, "kubernetes" : ${k} }`),
       kubernetes.map((k) => `,"kubernetes":${k},"log":"again"}`),
       // A key JSON.parse reads as `log` that the tail's text does not spell so.
