@@ -1,4 +1,3 @@
-import { worthParsingOrPlacement } from './classify';
 import type { LogRecord, RecordOrigin } from './model';
 import {
   type DescribeContext,
@@ -14,20 +13,6 @@ export interface RawMessage {
   origin: RecordOrigin;
   /** Identifies the stream when messages share one object for it (a subscription document). */
   stream?: object;
-  /**
-   * Set by the delivery decoder (envelope-index.ts) for a message known, from the envelope's bytes,
-   * to hold none of `worthParsingOrPlacement`'s fragments and to start with a character that is
-   * not blank and starts no continuation line, describe header, klog error or Warning event: the
-   * assembler counts it as a skipped record without reading its text, when that is its prefilter.
-   */
-  settled?: boolean;
-  /**
-   * The messages this one is one of, at `listIndex` (a subscription document's events parsed
-   * whole, input.ts): the assembler tests the prefilter on the next few of them at once
-   * (`prefiltered`).
-   */
-  list?: ReadonlyArray<{ readonly message: string }>;
-  listIndex?: number;
 }
 
 /** Continuations are joined up to this size; a record never grows past it. */
@@ -73,15 +58,7 @@ export class RecordAssembler {
   private previous: RawMessage | undefined;
   private readonly describe: DescribeContext = {};
 
-  /**
-   * Whether settled messages are skipped unread and the messages of a list are answered ahead
-   * (`prefiltered`): the prefilter is the one they were settled for.
-   */
-  private readonly trustsSettled: boolean;
-
-  constructor(private readonly prefilter?: Prefilter) {
-    this.trustsSettled = prefilter?.keep === worthParsingOrPlacement;
-  }
+  constructor(private readonly prefilter?: Prefilter) {}
 
   /** Takes the next message; returns the record it completes, if any. */
   push(raw: RawMessage): LogRecord | undefined {
@@ -91,7 +68,6 @@ export class RecordAssembler {
     if (
       pending &&
       sameStream &&
-      raw.settled !== true &&
       isContinuationLine(raw.message) &&
       pending.message.length + raw.message.length < MAX_RECORD_CHARS
     ) {
@@ -116,65 +92,12 @@ export class RecordAssembler {
   }
 
   private parsePending(pending: RawMessage): LogRecord | undefined {
-    if (this.trustsSettled) {
-      if (pending.settled === true) {
-        // Not blank, no describe header: what the prefilter's skipping below would do.
-        this.prefilter!.skipped++;
-        return undefined;
-      }
-      if (pending.list !== undefined)
-        return parsePending(pending, this.describe, this.prefilter, this.prefiltered(pending));
-    }
     return parsePending(pending, this.describe, this.prefilter);
-  }
-
-  /** The first of `answers` is the prefilter's answer for `texts[0]`, the message at `answersFrom` in `answersOf`. */
-  private answersOf: RawMessage['list'];
-  private answersFrom = 0;
-  private answersTo = 0;
-  private readonly texts: Array<string | undefined> = [];
-  private readonly answers = new Uint8Array(PREFILTERED_AHEAD);
-
-  /**
-   * `worthParsingOrPlacement(pending.message)` for a message of a list (`RawMessage.list`), tested
-   * with the next ones of that list, PREFILTERED_AHEAD at a time: the prefilter's passes in a row,
-   * then the parses of the messages it keeps in a row, each keeping its own tables and the messages
-   * in the processor's caches instead of taking turns on every message: the bench's decode + parse
-   * of the filtered stream 1–3 % faster (main 85a064c against this, four races alternating in one
-   * process, either order). The same answer as testing the message itself: the prefilter reads
-   * nothing but the text, and an answer is taken only for that very text (a message joined with its
-   * continuations is another text, and another message). test/core/assemble-ahead.test.ts.
-   */
-  private prefiltered(pending: RawMessage): boolean {
-    const list = pending.list!;
-    const at = pending.listIndex!;
-    if (list !== this.answersOf || at < this.answersFrom || at >= this.answersTo) {
-      const to = Math.min(list.length, at + PREFILTERED_AHEAD);
-      for (let i = at; i < to; i++) {
-        const text = list[i]!.message;
-        // Not a string (a list the caller filled itself): asked again on its turn, as before.
-        this.texts[i - at] = typeof text === 'string' ? text : undefined;
-        this.answers[i - at] = typeof text === 'string' && worthParsingOrPlacement(text) ? 1 : 0;
-      }
-      this.answersOf = list;
-      this.answersFrom = at;
-      this.answersTo = to;
-    }
-    const i = at - this.answersFrom;
-    return this.texts[i] === pending.message ? this.answers[i] === 1 : worthParsingOrPlacement(pending.message);
   }
 }
 
-/** How many messages of a list the assembler tests with the prefilter at once. */
-const PREFILTERED_AHEAD = 16;
-
-function parsePending(
-  pending: RawMessage,
-  describe: DescribeContext,
-  prefilter?: Prefilter,
-  kept?: boolean,
-): LogRecord | undefined {
-  if (prefilter && !(kept ?? prefilter.keep(pending.message))) {
+function parsePending(pending: RawMessage, describe: DescribeContext, prefilter?: Prefilter): LogRecord | undefined {
+  if (prefilter && !prefilter.keep(pending.message)) {
     if (!isBlank(pending.message)) {
       prefilter.skipped++;
       trackDescribeHeader(pending.message, describe);

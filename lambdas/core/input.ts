@@ -1,9 +1,7 @@
 import type { RawMessage } from './assemble';
-import { type EnvelopeIndex, EventKind, idOf, messageOf, timestampOf } from './envelope-events';
 import { isObject, tryJson } from './json';
 import {
   decodeSubscriptionData,
-  envelopeIndexOf,
   toSubscriptionDocument,
   type CloudWatchLogEvent,
   type SubscriptionDocument,
@@ -196,8 +194,7 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): Iter
 /**
  * The messages of a decoded subscription document, with their CloudWatch origin. Counted at once,
  * yielded lazily: each message object lives only while it is looked at, so a 1 MB batch does not
- * keep thousands of them alive at the same time. An iterator object rather than a generator: resuming
- * a generator for each of a delivery's thousands of messages cost about twice the whole iteration.
+ * keep thousands of them alive at the same time.
  */
 export function fromDocument(document: SubscriptionDocument, stats: InputStats): Iterable<RawMessage> {
   stats.malformed += document.malformedEvents;
@@ -205,54 +202,7 @@ export function fromDocument(document: SubscriptionDocument, stats: InputStats):
     stats.controlMessages++;
     return [];
   }
-  const index = envelopeIndexOf(document);
-  if (index) return { [Symbol.iterator]: () => new IndexedMessages(index, document) };
   return { [Symbol.iterator]: () => new CloudWatchMessages(document) };
-}
-
-/** The messages of a document read from its bytes (envelope-index.ts, read with envelope-events.ts): each message built when read. */
-class IndexedMessages implements Iterator<RawMessage> {
-  private index = 0;
-
-  constructor(
-    private readonly events: EnvelopeIndex,
-    private readonly document: SubscriptionDocument,
-  ) {}
-
-  next(): IteratorResult<RawMessage> {
-    if (this.index >= this.events.count) return { value: undefined, done: true };
-    return { value: new IndexedMessage(this.events, this.index++, this.document), done: false };
-  }
-}
-
-/**
- * An event of an indexed document as a message. A settled one (`EventKind.Settled`) is counted
- * without its text by the assembler; its text is built only if a continuation line is joined to it.
- */
-class IndexedMessage implements RawMessage {
-  readonly settled: boolean;
-  private text: string | undefined;
-
-  constructor(
-    private readonly events: EnvelopeIndex,
-    private readonly at: number,
-    readonly stream: SubscriptionDocument,
-  ) {
-    this.settled = events.kinds[at] === EventKind.Settled;
-  }
-
-  get message(): string {
-    return (this.text ??= messageOf(this.events, this.at));
-  }
-
-  get origin(): RecordOrigin {
-    return {
-      logGroup: this.stream.logGroup,
-      logStream: this.stream.logStream,
-      eventId: idOf(this.events, this.at),
-      timestampMs: timestampOf(this.events, this.at),
-    };
-  }
 }
 
 class CloudWatchMessages implements Iterator<RawMessage> {
@@ -264,7 +214,7 @@ class CloudWatchMessages implements Iterator<RawMessage> {
     const events = this.document.logEvents;
     if (this.index >= events.length) return { value: undefined, done: true };
     const at = this.index++;
-    return { value: new CloudWatchMessage(events[at]!, this.document, events, at), done: false };
+    return { value: new CloudWatchMessage(events[at]!, this.document), done: false };
   }
 }
 
@@ -276,9 +226,6 @@ class CloudWatchMessage implements RawMessage {
     private readonly event: CloudWatchLogEvent,
     /** All messages of one document share its stream. */
     readonly stream: SubscriptionDocument,
-    /** The document's events, this one at `listIndex` in them: the assembler tests the next few at once. */
-    readonly list: readonly CloudWatchLogEvent[],
-    readonly listIndex: number,
   ) {
     this.message = event.message;
   }

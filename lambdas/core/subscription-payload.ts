@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { type EnvelopeIndex, eventOf, idOf } from './envelope-events';
-import type { EnvelopeReading } from './envelope-index';
 import { errorMessage } from './error-message';
 import { isObject } from './json';
 
@@ -44,8 +42,6 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
   } catch (error) {
     return { ok: false, reason: `awslogs.data is not gzip: ${errorMessage(error)}` };
   }
-  const read = readBytes(bytes);
-  if (read) return read;
   let parsed: unknown;
   try {
     parsed = JSON.parse(bytes.toString('utf8'));
@@ -55,90 +51,11 @@ export function decodeSubscriptionData(data: unknown): DecodeResult {
   return toSubscriptionDocument(parsed);
 }
 
-/**
- * The size of zlib's output chunks for this payload: its decoded size as the gzip trailer gives it
- * (ISIZE, the last four bytes), so that the output is one chunk, not sixty-odd of 16 KB concatenated
- * at the end (a third less for the gunzip of a 1 MB delivery, npm run bench). Bounded: the trailer
- * is the payload's word, not a fact.
- */
+/** zlib's output chunk sized from the gzip trailer (ISIZE), bounded: one chunk instead of dozens of 16 KB. */
 function outputChunkOf(gzip: Buffer): number {
   if (gzip.length < 18) return 16 * 1024;
   return Math.min(Math.max(gzip.readUInt32LE(gzip.length - 4) + 64, 16 * 1024), MAX_DECODED_BYTES);
 }
-
-/**
- * An envelope laid out as CloudWatch Logs writes it, read from its bytes (envelope-index.ts): the
- * document of its index, or, for a delivery of mostly kept events, the document its events parsed
- * in pieces give, as `JSON.parse` of the whole would. Undefined for any other layout, which is
- * parsed whole.
- */
-function readBytes(bytes: Buffer): DecodeResult | undefined {
-  const scanner = envelopeScanner();
-  const reading = tryRead(scanner, bytes);
-  if (!reading) return undefined;
-  if ('parsed' in reading) return toSubscriptionDocument(reading.parsed);
-  return { ok: true, document: indexedDocument(scanner, reading.index) };
-}
-
-/**
- * The document of an envelope read from its index, without parsing it whole: its header as
- * `JSON.parse` gives it, its `logEvents` built on first use (the AWS phase hashes every event id,
- * and only runs for a delivery with an incident), its events read by `fromDocument` straight from
- * the index.
- */
-function indexedDocument(scanner: EnvelopeScanner, index: EnvelopeIndex): SubscriptionDocument {
-  const document = documentOf(index.header, 'DATA_MESSAGE', [], index.malformed);
-  let logEvents: CloudWatchLogEvent[] | undefined;
-  Object.defineProperty(document, 'logEvents', {
-    enumerable: true,
-    configurable: true,
-    get: () => (logEvents ??= Array.from({ length: index.count }, (_, i) => eventOf(index, i))),
-    set: (events: CloudWatchLogEvent[]) => {
-      // Replaced: the events to read are the ones put there, no longer the index's.
-      scanner.documentIndexes.delete(document);
-      logEvents = events;
-    },
-  });
-  scanner.documentIndexes.set(document, index);
-  return document;
-}
-
-function tryRead(scanner: EnvelopeScanner, bytes: Buffer): EnvelopeReading | undefined {
-  try {
-    return scanner.readEnvelope(bytes);
-  } catch {
-    // Never throws, as the whole-document path: that path decides about this document.
-    return undefined;
-  }
-}
-
-/** The index a document was read from by `decodeSubscriptionData`, if it was; undefined for any other document. */
-export const envelopeIndexOf = (document: SubscriptionDocument): EnvelopeIndex | undefined =>
-  envelopeScanner().documentIndexes.get(document);
-
-type EnvelopeScanner = typeof import('./envelope-index');
-
-/**
- * The envelope scanner (envelope-index.ts, with its automaton, envelope-scan.ts, and the fragments
- * it looks for, envelope-fragments.generated.ts: about 49 KiB), required on first use rather than
- * imported. The analyzer bundles it as a file of its own beside index.js
- * (lib/constructs/analyzer-function.ts, `ANALYZER_LAZY_CORE_MODULES`): a cold start neither reads nor
- * compiles it, the first delivery decoded does (a control message too), and the first with events
- * builds or inflates its automaton anyway. Inside
- * index.js it had taken index.js from 146 to 195 KiB and its import from about 4.15 to 4.8–5.1× an
- * empty bundle; apart, `npm run bench -- cold` measured 4.14× against 4.49× for the scanner inside
- * index.js in the same run (5.9 against 6.4 ms, load average 1.9), through a first batch without a
- * finding 66.7 against 66.5 ms. Elsewhere (the CLI, tests) the require is an ordinary one, bundled
- * inline.
- */
-function envelopeScanner(): EnvelopeScanner {
-  // Required once: every require resolves its path first, and under a loader such as tsx (the bench,
-  // the tests) that cost about a millisecond per delivery.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (scannerModule ??= require('./envelope-index') as EnvelopeScanner);
-}
-
-let scannerModule: EnvelopeScanner | undefined;
 
 /** Validates an already decoded subscription document (as found in a file or a test fixture). */
 export function toSubscriptionDocument(value: unknown): DecodeResult {
@@ -206,34 +123,15 @@ export function encodeSubscriptionData(document: Omit<SubscriptionDocument, 'mal
 
 /**
  * A stable id of one delivery: the same payload, re-delivered or retried, has the same id. `account`
- * (another account than the deployment's, `keyAccountOf` in core/account.ts) keeps two accounts' deliveries apart.
- *
- * The sha-256 of `account:<account>\0` (with an account), `<logGroup>\0<logStream>`, then `\0<id>`
- * for each event. The ids of a document read from its bytes come from its index, without building
- * the events (the messages of a whole 1 MB delivery, which nothing else in the AWS phase reads), and
- * they are hashed in a few long updates rather than one per event: the same bytes in the same order,
- * so the same id.
+ * (another account than the deployment's, `keyAccountOf` in account.ts) keeps two accounts' deliveries apart.
  */
 export function batchIdOf(document: SubscriptionDocument, account?: string): string {
   const hash = createHash('sha256');
   if (account) hash.update(`account:${account}\u0000`);
   hash.update(`${document.logGroup}\u0000${document.logStream}`);
-  const index = envelopeIndexOf(document);
-  const count = index ? index.count : document.logEvents.length;
-  let ids = '';
-  for (let i = 0; i < count; i++) {
-    ids += `\u0000${index ? idOf(index, i) : document.logEvents[i]!.id}`;
-    if (ids.length >= ID_CHUNK_CHARS) {
-      hash.update(ids);
-      ids = '';
-    }
-  }
-  if (ids !== '') hash.update(ids);
+  for (const event of document.logEvents) hash.update(`\u0000${event.id}`);
   return hash.digest('hex').slice(0, 32);
 }
-
-/** How many characters of ids `batchIdOf` joins before it hands them to the hash. */
-const ID_CHUNK_CHARS = 64 * 1024;
 
 /**
  * Base64 alphabet at the start and padding at the end. The whole payload is not scanned: a bad
