@@ -75,7 +75,7 @@ export const DEFAULT_FILTER_TERMS = [
   'ThrottlingException',
   'LimitExceeded',
   'ParameterNotFound',
-  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/resolution.ts).
+  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/incidents/resolution.ts).
   // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
   'Nominated',
 ] as const;

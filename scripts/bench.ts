@@ -29,14 +29,14 @@ import { functionSettingsOf, serializeSettings, SETTINGS_FILE } from '../contrac
 import { ANALYZER_CRYPTO_ON_FIRST_USE, ANALYZER_LAZY_MODULES } from '../lib/constructs/analyzer-function';
 import { BUNDLE_OPTIONS, aliasesOf, lazyModulesOf } from '../lib/constructs/lambda-function';
 import { DEFAULT_FILTER_TERMS } from '../lib/filter-pattern';
-import { Aggregator } from '../lambdas/core/aggregate';
+import { Aggregator } from '../lambdas/core/incidents/aggregate';
 import { analyzeMessages } from '../lambdas/core/analyze';
-import { RecordAssembler } from '../lambdas/core/assemble';
-import { classify, worthParsingOrPlacement } from '../lambdas/core/classify';
-import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/subscription-payload';
-import { emptyInputStats, fromDocument } from '../lambdas/core/input';
+import { RecordAssembler } from '../lambdas/core/parse/assemble';
+import { classify, worthParsingOrPlacement } from '../lambdas/core/recognise/classify';
+import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/decode/subscription-payload';
+import { emptyInputStats, fromDocument } from '../lambdas/core/decode/local-input';
 import type { LogRecord, Signal } from '../lambdas/core/model';
-import { parseMessage } from '../lambdas/core/parse';
+import { parseMessage } from '../lambdas/core/parse/parse-message';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';
 import { testClients, testObservability, testSettings } from '../test/support/aws';
 import { subnetExhaustionLine } from '../test/support/awslogs';
@@ -1027,7 +1027,7 @@ function markdown(): string {
     'where it can be, is a ratio to a baseline measured alongside it: absolute times on a shared machine',
     'are noise. The floor is the least work any analyzer must do with a delivery: gunzip + one',
     'JSON.parse of the subscription envelope. Where the time goes inside the pipeline, profile by profile',
-    'and before and after each change, is recorded by hand in [PROFILE.md](PROFILE.md).',
+
     '',
     `Machine: ${machine()}.`,
     '',

@@ -1,13 +1,13 @@
-import { Aggregator, type Incident, type IncidentChange, timeOf } from './aggregate';
-import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
-import type { RuleId } from './rules/ids';
-import { classify, worthParsingOrPlacement } from './classify';
-import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
+import { Aggregator, type Incident, type IncidentChange, timeOf } from './incidents/aggregate';
+import { RecordAssembler, type Prefilter, type RawMessage } from './parse/assemble';
+import type { RuleId } from './recognise/rules/ids';
+import { classify, worthParsingOrPlacement } from './recognise/classify';
+import { isKarpenterRecord, type KarpenterSources } from './parse/karpenter-source';
 import type { LogRecord, Signal } from './model';
-import { mayBeLaunchStep } from './launch-rounds';
-import { type ResolutionOptions, ResolutionTracker } from './resolution';
-import { mergeSchedulingCauses } from './scheduling-causes';
-import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
+import { mayBeLaunchStep } from './incidents/launch-rounds';
+import { type ResolutionOptions, ResolutionTracker } from './incidents/resolution';
+import { mergeSchedulingCauses } from './incidents/scheduling-causes';
+import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './recognise/unrecognised';
 
 /** Counts of one analysis run: what was read and what it showed. */
 export interface AnalysisStats {
