@@ -19,6 +19,24 @@ const outward = {
   group: ['**/adapters/*', '**/handlers/*', '**/shared/*', '**/bin/*', '**/lib/*', '**/scripts/*'],
   message: 'lambdas/core imports nothing from outside itself but contracts/.',
 };
+// Inside the core, the first stages stand alone: common/ imports nothing of the core, and decode/ and
+// parse/ only common/, the model and each other, so a record is read the same whatever rules exist.
+const laterStages = {
+  group: [
+    '**/recognise/*',
+    '**/incidents/*',
+    '**/findings/*',
+    '**/advice/*',
+    '**/plans/*',
+    '**/headroom/*',
+    '**/analyze',
+  ],
+  message: 'decode/ and parse/ come first: they import only common/, model.ts and each other.',
+};
+const anyStage = {
+  group: ['../*', '!../common/*'],
+  message: 'lambdas/core/common holds leaves: it imports nothing of the core.',
+};
 const project = {
   group: ['../*'],
   message: 'contracts/ imports nothing of the project (only zod): lib/, lambdas/ and bin/ import it.',
@@ -63,6 +81,14 @@ export default tseslint.config(
   {
     files: ['lambdas/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward] }] },
+  },
+  {
+    files: ['lambdas/core/decode/**/*.ts', 'lambdas/core/parse/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward, laterStages] }] },
+  },
+  {
+    files: ['lambdas/core/common/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [cdk, awsSdk, outward, anyStage] }] },
   },
   {
     files: ['lambdas/adapters/**/*.ts'],

@@ -9,7 +9,7 @@ import type { FunctionSettings } from './settings';
  * bench, cold start), to validate a file the stack wrote from a configuration the same schema had
  * already validated at synth. So the functions test the file against the schema's JSON Schema form,
  * generated from it at build time (contracts/settings-schema.generated.ts, npm run
- * generate:settings; a test regenerates it and fails when it differs), plus the schema's refinements
+ * generate; a test regenerates it and fails when it differs), plus the schema's refinements
  * below, by the same functions the schema calls.
  *
  * The check is one-sided by design: a document it accepts is one the zod schema accepts and returns

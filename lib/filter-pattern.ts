@@ -1,4 +1,5 @@
 import { FilterPattern, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
+import { RULE_FILTER_TERMS } from '../contracts/filter-terms.generated';
 
 /**
  * Terms of the default subscription filter: a log event reaches the analyzer when it holds any of
@@ -10,75 +11,30 @@ import { FilterPattern, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
  * The test in test/lib/filter-pattern.test.ts proves that every failure line of the shared samples
  * passes, and measures how much of the healthy bulk is dropped.
  */
-export const DEFAULT_FILTER_TERMS = [
-  // levels and event types
-  'ERROR',
-  'error',
-  'Error',
-  'WARN',
-  'Warning',
-  'warning',
-  'failed',
-  'Failed',
-  'FAILED',
-  'panic',
-  // failures logged at INFO or as Normal events
-  'Unconsolidatable',
-  'DisruptionBlocked',
-  'incompatible',
-  'available',
-  'untolerated',
-  'tolerate',
-  'unschedulable',
-  'Unschedulable',
-  'Insufficient',
-  'NotReady',
-  'NodeNotReady',
-  'DiskPressure',
-  'NodeHasDiskPressure',
-  'OOMKilled',
-  'OOMKilling',
-  'Killed',
-  'timeout',
-  'x509',
-  // EC2 and IAM error codes that appear without a level in relayed messages
-  'InsufficientCidrBlocks',
-  'InsufficientFreeAddressesInSubnet',
-  'InsufficientInstanceCapacity',
-  'UnfulfillableCapacity',
-  'VcpuLimitExceeded',
-  'MaxSpotInstanceCountExceeded',
-  'InstanceLimitExceeded',
-  'AccessDenied',
-  'AccessDeniedException',
-  'UnauthorizedOperation',
-  'AuthFailure',
-  // node bootstrap and join (kubelet klog lines carry no level word), Kubernetes API access and validation
-  'Unable',
-  'Unauthorized',
-  'forbidden',
-  'invalid',
-  'denied',
-  'compatible',
-  // status conditions turning False (Karpenter logs them as Normal events)
-  'False',
-  // AWS credential, throttling and AMI discovery codes relayed without a level
-  'NoCredentialProviders',
-  'WebIdentityErr',
-  'ExpiredToken',
-  'ExpiredTokenException',
-  'InvalidClientTokenId',
-  'UnrecognizedClientException',
-  'InvalidIdentityToken',
-  'RequestLimitExceeded',
-  'Throttling',
-  'ThrottlingException',
-  'LimitExceeded',
-  'ParameterNotFound',
-  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/incidents/resolution.ts).
-  // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
-  'Nominated',
-] as const;
+export const DEFAULT_FILTER_TERMS: readonly string[] = [
+  ...new Set([
+    // levels, event types and failure words of every emitter
+    'ERROR',
+    'error',
+    'Error',
+    'WARN',
+    'Warning',
+    'warning',
+    'failed',
+    'Failed',
+    'FAILED',
+    'panic',
+    'Unable',
+    'invalid',
+    'unschedulable',
+    'Unschedulable',
+    // what each rule's lines say where no level word does: its EC2 codes, event reasons, conditions
+    ...RULE_FILTER_TERMS,
+    // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/incidents/resolution.ts).
+    // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
+    'Nominated',
+  ]),
+];
 
 /** The default pattern: `?term1 ?term2 …`, well under the 1,024-character limit. */
 export function defaultFilterPattern(): IFilterPattern {

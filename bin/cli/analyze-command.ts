@@ -4,7 +4,7 @@ import type { Incident } from '../../lambdas/core/incidents/aggregate';
 import type { FindingContext } from '../../lambdas/core/findings/context';
 import { buildFinding, type Finding } from '../../lambdas/core/findings/finding';
 import { emptyInputStats, type InputStats } from '../../lambdas/core/decode/local-input';
-import { AFFECTED_KIND } from '../../lambdas/core/incidents/lifecycle';
+import { escalationKindOf } from '../../lambdas/core/incidents/lifecycle';
 import { SEVERITIES, type Severity } from '../../lambdas/core/model';
 import { renderHtml, renderMarkdown } from '../../lambdas/core/findings/render-report';
 import { PLAIN, renderFindingText, renderSummary, renderUnrecognised } from '../../lambdas/core/findings/render-text';
@@ -188,7 +188,7 @@ export function followPrinter(
   return {
     attach: (a) => void (analyzer = a),
     onChange: (change, signal) => {
-      const affected = AFFECTED_KIND[signal.rule];
+      const affected = escalationKindOf(signal.rule);
       const escalated = !change.opened && affected !== undefined && change.grown.includes(affected);
       if (!change.opened && !escalated) return;
       const incident = analyzer?.incident(change.findingId);

@@ -17,7 +17,7 @@ import {
   type EKSClient,
 } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, type ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import type { RuleId } from '../core/recognise/rules/ids';
+import { RULES, type LiveFact, type RuleId } from '../core/recognise/rules';
 import {
   usableIpsOf,
   zoneTotals,
@@ -60,17 +60,11 @@ export interface EnricherOptions {
   now?: () => number;
 }
 
-const SUBNET_RULES: ReadonlySet<RuleId> = new Set([
-  'subnet-ip-exhaustion',
-  'prefix-delegation-fragmentation',
-  'subnet-ip-headroom-low',
-]);
-const NODEGROUP_RULES: ReadonlySet<RuleId> = new Set(['karpenter-controller-unschedulable']);
-const QUOTA_RULES: ReadonlySet<RuleId> = new Set(['ec2-quota-exceeded']);
+/** Whether the finding of `rule` reads `fact` (its module's `enrichment`). */
+const reads = (rule: RuleId, fact: LiveFact): boolean => RULES[rule].enrichment?.includes(fact) === true;
 
 /** Whether any live fact would change the finding of `rule`; others are published without a Describe call. */
-export const needsEnrichment = (rule: RuleId): boolean =>
-  SUBNET_RULES.has(rule) || NODEGROUP_RULES.has(rule) || QUOTA_RULES.has(rule);
+export const needsEnrichment = (rule: RuleId): boolean => (RULES[rule].enrichment?.length ?? 0) > 0;
 
 /** The default quota of IPv4 CIDR blocks per VPC, the primary included (adjustable to 50). */
 export const DEFAULT_VPC_CIDR_QUOTA = 5;
@@ -110,9 +104,9 @@ export class Enricher {
     const signal = AbortSignal.timeout(Math.max(1, budgetMs));
     const contexts = new Map<string, FindingContext>(targets.map((t) => [t.findingId, { enrichmentErrors: [] }]));
     const clusters = [...new Set(targets.map((t) => t.cluster))];
-    const subnetTargets = targets.filter((t) => SUBNET_RULES.has(t.rule));
-    const nodegroupTargets = targets.filter((t) => NODEGROUP_RULES.has(t.rule));
-    const quotaTargets = targets.filter((t) => QUOTA_RULES.has(t.rule));
+    const subnetTargets = targets.filter((t) => reads(t.rule, 'subnets'));
+    const nodegroupTargets = targets.filter((t) => reads(t.rule, 'nodegroups'));
+    const quotaTargets = targets.filter((t) => reads(t.rule, 'quota'));
 
     await Promise.all([
       this.enrichSubnets(subnetTargets, clusters, contexts, signal),

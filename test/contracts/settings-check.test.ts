@@ -23,7 +23,7 @@ const example = JSON.parse(
 ) as Record<string, unknown>;
 
 describe('the settings fast check', () => {
-  it('is generated from the settings schema as it stands (npm run generate:settings)', () => {
+  it('is generated from the settings schema as it stands (npm run generate)', () => {
     expect(readFileSync(join(ROOT, SETTINGS_SCHEMA_MODULE), 'utf8')).toBe(settingsSchemaModule());
   });
 

@@ -1,4 +1,4 @@
-import { CATALOG, type RuleId } from '../recognise/rules';
+import { CATALOG, RULES, type RuleId } from '../recognise/rules';
 import type { Entities, EntityKind } from '../model';
 
 /**
@@ -8,23 +8,6 @@ import type { Entities, EntityKind } from '../model';
  * and the workloads become the incident's affected set: 300 pods Pending on one taint are one
  * incident, not 300 (issue 12).
  */
-
-/**
- * Per-workload rules: the entity kind that names the cause, or null when the rule has one cause per
- * cluster. Rules not listed here key on their catalog `keyEntity`.
- */
-export const CAUSE_KIND: Partial<Record<RuleId, EntityKind | null>> = {
-  'volume-mount-timeout': null,
-  'oom-killed': null,
-  'missing-resource-requests': null,
-  'windows-image-platform-mismatch': 'images',
-  'scheduling-affinity-topology': null,
-  'scheduling-insufficient-resources': 'resources',
-  'scheduling-untolerated-taint': 'taints',
-  'scheduling-node-selector-mismatch': 'labels',
-  'incompatible-requirements': 'labels',
-  'volume-zone-conflict': null,
-};
 
 /** Distinct causes joined into one key stay short: long label lists would make ids unreadable. */
 const MAX_KEY_CHARS = 200;
@@ -61,7 +44,7 @@ export function keyingOf(rule: RuleId): Keying {
   let keying = keyings.get(rule);
   if (keying === undefined) {
     const keyEntity = CATALOG[rule].keyEntity;
-    keying = { keyEntity, cause: CAUSE_KIND[rule], perWorkload: keyEntity === 'workloads' };
+    keying = { keyEntity, cause: RULES[rule].perWorkloadCause, perWorkload: keyEntity === 'workloads' };
     keyings.set(rule, keying);
   }
   return keying;

@@ -1,7 +1,7 @@
 import { DEFAULT_WINDOWS } from '../../../contracts/defaults';
 import type { EventCount, Evidence, Incident } from './aggregate';
 import { MAX_EVENT_COUNTS, MAX_EVIDENCE } from './aggregate';
-import type { RuleId } from '../recognise/rules/ids';
+import { RULES, type RuleId } from '../recognise/rules';
 import type { FindingStatus } from '../findings/finding';
 import { SEVERITIES, type Entities, type EntityKind, type Severity } from '../model';
 
@@ -105,14 +105,7 @@ const MAX_ENTITY_VALUES = 50;
  * The entity whose growth is an escalation: a second subnet running dry is news even while the
  * incident is ongoing. Rules not listed escalate only by severity.
  */
-export const AFFECTED_KIND: Partial<Record<RuleId, EntityKind>> = {
-  'subnet-ip-exhaustion': 'subnets',
-  'prefix-delegation-fragmentation': 'subnets',
-  'subnet-ip-headroom-low': 'subnets',
-  'ec2-quota-exceeded': 'quotas',
-  'aws-permission-denied': 'iamActions',
-  'subnet-or-security-group-not-found': 'nodeclasses',
-};
+export const escalationKindOf = (rule: RuleId): EntityKind | undefined => RULES[rule].escalatesOn;
 
 export type Outcome =
   /** Counted; a notification is due (in `notify`). */
@@ -416,7 +409,7 @@ function mergeEventCounts(stored: EventCount[] | undefined, batch: EventCount[] 
 }
 
 function affectedOf(rule: RuleId, entities: Entities): string[] {
-  const kind = AFFECTED_KIND[rule];
+  const kind = escalationKindOf(rule);
   return kind ? [...(entities[kind] ?? [])] : [];
 }
 

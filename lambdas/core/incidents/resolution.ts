@@ -1,7 +1,6 @@
 import { LaunchRounds } from './launch-rounds';
 import type { LogRecord, Signal } from '../model';
-import type { RuleId } from '../recognise/rules';
-import { SCHEDULING_LEAD_ORDER } from './scheduling-causes';
+import { RULE_LIST, type RuleId } from '../recognise/rules';
 
 /**
  * A pod that cannot be scheduled is often placed a second later: Karpenter nominates it for a
@@ -21,10 +20,9 @@ import { SCHEDULING_LEAD_ORDER } from './scheduling-causes';
  */
 
 /** Rules about pods that cannot be placed: a later placement of the pod resolves them. */
-export const RESOLVABLE_RULES: ReadonlySet<RuleId> = new Set<RuleId>([
-  ...SCHEDULING_LEAD_ORDER,
-  'karpenter-controller-unschedulable',
-]);
+export const RESOLVABLE_RULES: ReadonlySet<RuleId> = new Set(
+  RULE_LIST.filter((rule) => rule.resolvedByPlacement).map((rule) => rule.info.id),
+);
 
 /** Event reasons that say a pod has a place: Karpenter's nomination, the scheduler's binding. */
 const PLACEMENT_REASONS: ReadonlySet<string> = new Set(['Nominated', 'Scheduled']);

@@ -1,4 +1,4 @@
-import { CATALOG, type RuleId } from '../recognise/rules';
+import { CATALOG, RULE_LIST, RULES, type RuleId } from '../recognise/rules';
 import type { Entities, Signal } from '../model';
 
 /**
@@ -16,17 +16,11 @@ import type { Entities, Signal } from '../model';
  * wanted; it leads only alone. In the example above the GPU nodes refuse the pod by their taint (the
  * pod wants them) and the others are not GPU nodes: the missing toleration leads.
  *
- * From the reason that leads least to the one that leads most:
+ * From the reason that leads least to the one that leads most (each module's `scheduling.leadRank`):
  */
-export const SCHEDULING_LEAD_ORDER: readonly RuleId[] = [
-  'scheduling-node-selector-mismatch',
-  'incompatible-requirements',
-  'scheduling-untolerated-taint',
-  'scheduling-insufficient-resources',
-  'nodepool-limits-exceeded',
-  'volume-zone-conflict',
-  'scheduling-affinity-topology',
-];
+export const SCHEDULING_LEAD_ORDER: readonly RuleId[] = RULE_LIST.filter((rule) => rule.scheduling)
+  .sort((a, b) => a.scheduling!.leadRank - b.scheduling!.leadRank)
+  .map((rule) => rule.info.id);
 
 const RANK = new Map(SCHEDULING_LEAD_ORDER.map((rule, index) => [rule, index]));
 
@@ -70,33 +64,15 @@ export function mergeSchedulingCauses(signals: Signal[]): Signal[] {
   return merged;
 }
 
-/** What one cause says, with what the entities name, for a finding that a merged record leads. */
-const CAUSE_PHRASES: Partial<Record<RuleId, (entities: Entities) => string>> = {
-  'scheduling-untolerated-taint': (e) =>
-    `other nodes carry ${e.taints?.length ? `the taint${e.taints.length > 1 ? 's' : ''} ${names(e.taints)}` : 'a taint'} the pods do not tolerate`,
-  'scheduling-node-selector-mismatch': (e) =>
-    `other nodes do not match the pods' node selector or affinity${e.labels?.length ? ` (${names(e.labels)})` : ''}`,
-  'incompatible-requirements': () => "some NodePools' requirements are incompatible with the pods'",
-  'scheduling-insufficient-resources': (e) =>
-    `the nodes that would otherwise fit lack ${e.resources?.length ? names(e.resources) : 'resources'}`,
-  'nodepool-limits-exceeded': () => 'a NodePool has reached its limits',
-  'volume-zone-conflict': () => "the pods' volumes are bound to another zone",
-  'scheduling-affinity-topology': () => 'pod affinity, anti-affinity or topology spread rules exclude nodes',
-};
-
-/** `a, b, c and 2 more`. */
-function names(values: readonly string[]): string {
-  const shown = values.slice(0, 5).join(', ');
-  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown;
-}
-
 /**
  * One sentence naming the other reasons the same scheduling events gave (empty without causes), for
  * the diagnosis of the finding they are merged into.
  */
 export function causesSentence(causes: readonly RuleId[] | undefined, entities: Entities): string {
   if (!causes?.length) return '';
-  const phrases = causes.map((cause) => CAUSE_PHRASES[cause]?.(entities) ?? CATALOG[cause].title.toLowerCase());
+  const phrases = causes.map(
+    (cause) => RULES[cause].scheduling?.asCause(entities) ?? CATALOG[cause].title.toLowerCase(),
+  );
   return `The same scheduling events also report that ${joinAnd(phrases)}.`;
 }
 

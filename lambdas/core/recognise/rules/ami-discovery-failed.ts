@@ -15,6 +15,7 @@ export default defineRule({
       '"failed to discover any AMIs for alias", SSM ParameterNotFound, "AMISelector did not match any AMIs", AMIsReady False',
     keyEntity: 'nodeclasses',
   },
+  filterTerms: ['ParameterNotFound'],
   recognition: {
     clauses: anyOf(
       'failed to discover any amis for alias',

@@ -32,6 +32,7 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'send request failed / i/o timeout to AWS endpoints, cluster endpoint not resolved',
   },
+  filterTerms: ['timeout'],
   recognition: {
     clauses: [
       ...anyOf(

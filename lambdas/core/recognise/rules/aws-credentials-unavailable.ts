@@ -17,6 +17,15 @@ export default defineRule({
     recognises:
       'NoCredentialProviders, WebIdentityErr, failed to refresh cached credentials, no EC2 IMDS role, ExpiredToken, InvalidClientTokenId',
   },
+  filterTerms: [
+    'NoCredentialProviders',
+    'WebIdentityErr',
+    'ExpiredToken',
+    'ExpiredTokenException',
+    'InvalidClientTokenId',
+    'UnrecognizedClientException',
+    'InvalidIdentityToken',
+  ],
   recognition: {
     clauses: anyOf(
       // AWS SDK for Go v1 (aws/credentials, aws/ec2metadata, stscreds)

@@ -33,6 +33,8 @@ export default defineRule({
     recognises:
       'UnauthorizedOperation, AccessDenied, "is not authorized to perform", ValidationSucceeded False (*AuthCheckFailed)',
   },
+  escalatesOn: 'iamActions',
+  filterTerms: ['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation', 'AuthFailure', 'denied'],
   recognition: {
     clauses: anyOf(
       'unauthorizedoperation',

@@ -15,6 +15,7 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'Unconsolidatable, DisruptionBlocked, PDB prevents pod evictions, do-not-disrupt',
   },
+  filterTerms: ['Unconsolidatable', 'DisruptionBlocked'],
   recognition: {
     clauses: anyOf(
       'unconsolidatable',

@@ -13,6 +13,10 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'VcpuLimitExceeded, MaxSpotInstanceCountExceeded, InstanceLimitExceeded',
   },
+  enrichment: ['quota'],
+  actions: ['request-quota-increase'],
+  escalatesOn: 'quotas',
+  filterTerms: ['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded', 'InstanceLimitExceeded'],
   recognition: {
     clauses: anyOf(
       'vcpulimitexceeded',

@@ -20,6 +20,10 @@ export default defineRule({
     recognises: '"incompatible requirements", "does not have known values", "… not in … In […]"',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: 'labels',
+  resolvedByPlacement: true,
+  scheduling: { leadRank: 1, asCause: () => "some NodePools' requirements are incompatible with the pods'" },
+  filterTerms: ['incompatible', 'compatible'],
   recognition: {
     clauses: anyOf('incompatible requirements', 'does not have known values'),
     patterns: [{ gate: ' not in ', pattern: /\bnot in [a-z0-9./-]+ in \[/ }],

@@ -16,6 +16,7 @@ export default defineRule({
     recognises: 'InsufficientInstanceCapacity, UnfulfillableCapacity, "insufficient capacity"',
     keyEntity: 'nodepools',
   },
+  filterTerms: ['InsufficientInstanceCapacity', 'UnfulfillableCapacity', 'Insufficient'],
   recognition: {
     clauses: anyOf(
       'insufficientinstancecapacity',

@@ -25,6 +25,9 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'FailedScheduling on a pod of the Karpenter deployment: Karpenter cannot launch capacity for itself',
   },
+  enrichment: ['nodegroups'],
+  actions: ['raise-system-nodegroup'],
+  resolvedByPlacement: true,
   recognition: {
     clauses: [],
     context: SCHEDULING_FAILURE_FRAGMENTS,

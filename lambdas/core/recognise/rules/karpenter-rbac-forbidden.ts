@@ -13,6 +13,7 @@ export default defineRule({
     recognises:
       'API server forbidden for the Karpenter service account: User "system:serviceaccount:…:karpenter" cannot …',
   },
+  filterTerms: ['forbidden'],
   recognition: {
     // k8s.io/apiserver responsewriters: `<resource> is forbidden: User "<user>" cannot <verb> resource "<resource>"
     // in API group "<group>" (at the cluster scope | in the namespace "<ns>")`.

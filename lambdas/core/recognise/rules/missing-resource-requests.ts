@@ -15,6 +15,7 @@ export default defineRule({
     recognises: '"exceeds its request of 0": pods packed onto nodes without requests',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: null,
   recognition: {
     clauses: anyOf(
       'exceeds its request of 0',

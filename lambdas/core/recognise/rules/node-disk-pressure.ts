@@ -13,6 +13,7 @@ export default defineRule({
     recognises: 'image garbage collection failing, DiskPressure, evictions for ephemeral storage',
     keyEntity: 'nodes',
   },
+  filterTerms: ['DiskPressure', 'NodeHasDiskPressure'],
   recognition: {
     clauses: anyOf(
       'diskpressure',

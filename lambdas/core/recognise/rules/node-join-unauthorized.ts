@@ -13,6 +13,7 @@ export default defineRule({
     recognises:
       'kubelet requests Unauthorized, IAM authenticator "ARN is not mapped", system:anonymous or system:node users forbidden',
   },
+  filterTerms: ['Unauthorized'],
   recognition: {
     clauses: [
       // kubelet: its requests come back 401 when the node role maps to no Kubernetes identity

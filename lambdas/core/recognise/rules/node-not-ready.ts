@@ -12,6 +12,7 @@ export default defineRule({
     recognises: 'NotReady nodes, NodeNotReady, kubelet or CNI not ready, node repair blocked',
     keyEntity: 'nodepools',
   },
+  filterTerms: ['NotReady', 'NodeNotReady'],
   recognition: {
     clauses: anyOf(
       ' notready',

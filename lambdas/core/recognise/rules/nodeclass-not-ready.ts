@@ -12,6 +12,7 @@ export default defineRule({
     recognises: '"no nodepools found", "ignoring nodepool, not ready", EC2NodeClass not found / not ready',
     keyEntity: 'nodeclasses',
   },
+  filterTerms: ['False'],
   recognition: {
     clauses: [
       ...anyOf(

@@ -12,6 +12,8 @@ export default defineRule({
     recognises: '"all available instance types exceed limits for nodepool/provisioner"',
     keyEntity: 'nodepools',
   },
+  resolvedByPlacement: true,
+  scheduling: { leadRank: 4, asCause: () => 'a NodePool has reached its limits' },
   recognition: {
     clauses: anyOf(
       'exceed limits for',

@@ -18,6 +18,8 @@ export default defineRule({
     recognises: 'OOMKilled, OOMKilling, "killed due to OOM", kernel OOM killer lines',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: null,
+  filterTerms: ['OOMKilled', 'OOMKilling', 'Killed'],
   recognition: {
     clauses: anyOf(
       'oomkill',

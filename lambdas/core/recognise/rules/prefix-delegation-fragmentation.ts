@@ -42,6 +42,9 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'InsufficientCidrBlocks: free addresses exist but no contiguous /28 for prefix delegation',
   },
+  enrichment: ['subnets'],
+  escalatesOn: 'subnets',
+  filterTerms: ['InsufficientCidrBlocks'],
   recognition: {
     clauses: anyOf('insufficientcidrblocks', 'insufficient cidr blocks', 'not enough free cidr blocks'),
     refinesCapacityWrapper: true,

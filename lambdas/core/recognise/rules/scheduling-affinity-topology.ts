@@ -67,6 +67,12 @@ export default defineRule({
     recognises: "didn't match pod affinity / anti-affinity rules, topology spread constraints",
     keyEntity: 'workloads',
   },
+  perWorkloadCause: null,
+  resolvedByPlacement: true,
+  scheduling: {
+    leadRank: 6,
+    asCause: () => 'pod affinity, anti-affinity or topology spread rules exclude nodes',
+  },
   recognition: {
     clauses: anyOf(
       'pod affinity rules',

@@ -15,6 +15,13 @@ export default defineRule({
     recognises: 'Insufficient cpu/memory, Too many pods, No preemption victims, no instance type satisfied resources',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: 'resources',
+  resolvedByPlacement: true,
+  scheduling: {
+    leadRank: 3,
+    asCause: (e) => `the nodes that would otherwise fit lack ${e.resources?.length ? names(e.resources) : 'resources'}`,
+  },
+  filterTerms: ['Insufficient', 'available'],
   recognition: {
     clauses: anyOf(
       'too many pods',
@@ -92,3 +99,9 @@ export default defineRule({
     ],
   },
 });
+
+/** `a, b, c and 2 more`. */
+function names(values: readonly string[]): string {
+  const shown = values.slice(0, 5).join(', ');
+  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown;
+}

@@ -23,6 +23,13 @@ export default defineRule({
     recognises: "didn't match Pod's node affinity/selector",
     keyEntity: 'workloads',
   },
+  perWorkloadCause: 'labels',
+  resolvedByPlacement: true,
+  scheduling: {
+    leadRank: 0,
+    asCause: (e) =>
+      `other nodes do not match the pods' node selector or affinity${e.labels?.length ? ` (${names(e.labels)})` : ''}`,
+  },
   recognition: {
     clauses: anyOf(
       'node affinity/selector',
@@ -95,3 +102,9 @@ export default defineRule({
     ],
   },
 });
+
+/** `a, b, c and 2 more`. */
+function names(values: readonly string[]): string {
+  const shown = values.slice(0, 5).join(', ');
+  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown;
+}

@@ -63,6 +63,14 @@ export default defineRule({
     recognises: "had (untolerated) taint {…} that the pod didn't tolerate, did not tolerate",
     keyEntity: 'workloads',
   },
+  perWorkloadCause: 'taints',
+  resolvedByPlacement: true,
+  scheduling: {
+    leadRank: 2,
+    asCause: (e) =>
+      `other nodes carry ${e.taints?.length ? `the taint${e.taints.length > 1 ? 's' : ''} ${names(e.taints)}` : 'a taint'} the pods do not tolerate`,
+  },
+  filterTerms: ['untolerated', 'tolerate'],
   recognition: {
     clauses: anyOf('untolerated taint', "didn't tolerate", 'did not tolerate', 'not tolerate taint'),
     schedulingReason: true,
@@ -148,3 +156,9 @@ export default defineRule({
     ],
   },
 });
+
+/** `a, b, c and 2 more`. */
+function names(values: readonly string[]): string {
+  const shown = values.slice(0, 5).join(', ');
+  return values.length > 5 ? `${shown} and ${values.length - 5} more` : shown;
+}

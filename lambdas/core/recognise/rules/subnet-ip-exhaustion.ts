@@ -15,6 +15,10 @@ export default defineRule({
     recognises:
       'InsufficientFreeAddressesInSubnet, "not enough free addresses in subnet", failed to assign an IP address to container',
   },
+  enrichment: ['subnets'],
+  actions: ['plan-subnet-capacity'],
+  escalatesOn: 'subnets',
+  filterTerms: ['InsufficientFreeAddressesInSubnet'],
   recognition: {
     clauses: anyOf(
       'insufficientfreeaddressesinsubnet',

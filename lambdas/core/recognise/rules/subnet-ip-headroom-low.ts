@@ -13,6 +13,9 @@ export default defineRule({
     emittedBy: 'headroom',
     recognises: 'free IPs in the discovered subnets under threshold, or forecast to run out within the horizon',
   },
+  enrichment: ['subnets'],
+  actions: ['plan-subnet-capacity'],
+  escalatesOn: 'subnets',
   diagnose: (f) => {
     const facts = f.context.subnets ?? [];
     const low = f.all('subnets');

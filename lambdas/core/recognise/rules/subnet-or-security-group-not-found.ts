@@ -13,6 +13,7 @@ export default defineRule({
     recognises: '"no subnets found", "no subnets matched selector", "no security groups exist given constraints"',
     keyEntity: 'nodeclasses',
   },
+  escalatesOn: 'nodeclasses',
   recognition: {
     clauses: anyOf(
       'no subnets found',

@@ -1,5 +1,6 @@
 import type { Facts } from '../../advice/facts';
 import type { Diagnosis } from '../../advice/types';
+import type { ActionId } from '../../../../contracts/remediation';
 import type { Entities, EntityKind, Severity } from '../../model';
 import type { RuleId } from './ids';
 
@@ -103,6 +104,37 @@ interface RuleCommon {
    * (a Pricing API that cannot be reached while EC2 can): the id stays, the page does not.
    */
   severity?(entities: Entities): Severity;
+  /** The live AWS state its finding reads: the enrichment describes only these. @default none */
+  enrichment?: readonly LiveFact[];
+  /** Automatic actions its finding may trigger: the remediator acts on these, never on an event's word. @default none */
+  actions?: readonly ActionId[];
+  /** The entity whose growth is an escalation (a second subnet running dry). @default severity alone escalates */
+  escalatesOn?: EntityKind;
+  /**
+   * Failures reported per workload: incidents are keyed on the entity kind naming their cause (the
+   * taint, the resource), or on nothing when the cluster has one such cause (null). @default keyed on `keyEntity`
+   */
+  perWorkloadCause?: EntityKind | null;
+  /** Its signals are about pods that cannot be placed: a later placement of the pod resolves them. */
+  resolvedByPlacement?: true;
+  /** A reason a pod cannot be scheduled, ranked against the others of one record. */
+  scheduling?: SchedulingReason;
+  /**
+   * Words (letters and digits, case-sensitive) of the default subscription filter that let its lines
+   * through where no level word does: its EC2 codes, event reasons (contracts/filter-terms.generated.ts).
+   */
+  filterTerms?: readonly string[];
+}
+
+/** Live AWS facts the enrichment can add to a finding. */
+export type LiveFact = 'subnets' | 'nodegroups' | 'quota';
+
+/** A reason kube-scheduler or Karpenter gives for a pod it cannot place, merged with the others of its record. */
+export interface SchedulingReason {
+  /** Which reason leads a merged finding: the higher (scheduling-causes.ts says why the order is this). */
+  leadRank: number;
+  /** What it says as one of the causes of a finding another reason leads. */
+  asCause(entities: Entities): string;
 }
 
 /** A rule the log classifier emits: it cannot exist without recognition and examples. */

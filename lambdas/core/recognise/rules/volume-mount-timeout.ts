@@ -13,6 +13,7 @@ export default defineRule({
       'FailedMount "Unable to attach or mount volumes … timed out waiting for the condition", MountVolume failures',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: null,
   recognition: {
     clauses: anyOf(
       'unable to attach or mount volumes',

@@ -15,6 +15,9 @@ export default defineRule({
     recognises: 'volume node affinity conflict, zone DoesNotExist caused by a zonal PersistentVolume',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: null,
+  resolvedByPlacement: true,
+  scheduling: { leadRank: 5, asCause: () => "the pods' volumes are bound to another zone" },
   recognition: {
     clauses: anyOf('volume node affinity conflict', 'zone doesnotexist not in', 'volume node affinity'),
     schedulingReason: true,

@@ -14,6 +14,7 @@ export default defineRule({
     emittedBy: 'logs',
     recognises: 'failed calling webhook, x509 certificate errors, TLS handshake errors',
   },
+  filterTerms: ['x509'],
   recognition: {
     // A bare "http: TLS handshake error from …: EOF" is probe noise; only certificate failures count.
     clauses: anyOf(

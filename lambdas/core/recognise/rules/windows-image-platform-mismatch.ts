@@ -20,6 +20,7 @@ export default defineRule({
     recognises: '"no match for platform in manifest" when pulling a Windows image',
     keyEntity: 'workloads',
   },
+  perWorkloadCause: 'images',
   recognition: {
     clauses: [
       ...anyOf(

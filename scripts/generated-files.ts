@@ -1,0 +1,11 @@
+import { FILTER_TERMS_MODULE, filterTermsModule } from './filter-terms';
+import { IDS_MODULE, idsModule, REGISTRY_MODULE, registryModule } from './rule-registry';
+import { SETTINGS_SCHEMA_MODULE, settingsSchemaModule } from './settings-schema';
+
+/** Every generated file of the repository and how it is made, in the order `npm run generate` writes them. */
+export const GENERATED: ReadonlyArray<{ path: string; content: () => string }> = [
+  { path: IDS_MODULE, content: () => idsModule() },
+  { path: REGISTRY_MODULE, content: () => registryModule() },
+  { path: FILTER_TERMS_MODULE, content: filterTermsModule },
+  { path: SETTINGS_SCHEMA_MODULE, content: settingsSchemaModule },
+];
