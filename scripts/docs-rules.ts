@@ -1,10 +1,12 @@
-/** npm run docs:rules: rewrites the README rule table from the rule registry (test/docs/readme.test.ts keeps it true). */
+/** npm run docs:rules: rewrites the rule table of docs/rules.md from the rule registry (test/docs/readme.test.ts keeps it true). */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withRuleTable } from './rule-table';
+import { RULES_DOCUMENT, withRuleTable } from './rule-table';
 
-const path = join(__dirname, '..', 'README.md');
+const path = join(__dirname, '..', RULES_DOCUMENT);
 const before = readFileSync(path, 'utf8');
 const after = withRuleTable(before);
 writeFileSync(path, after);
-console.log(after === before ? 'README.md rule table already up to date' : 'README.md rule table rewritten');
+console.log(
+  after === before ? `${RULES_DOCUMENT} rule table already up to date` : `${RULES_DOCUMENT} rule table rewritten`,
+);
