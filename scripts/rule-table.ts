@@ -1,16 +1,22 @@
-import { RULE_LIST } from '../lambdas/core/recognise/rules';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RuleModule } from '../lambdas/core/recognise/rules';
+import { ruleModules } from './rule-registry';
 
-/** Markers around the README's rule table; `npm run docs:rules` rewrites what lies between them. */
+/** The document that holds the generated rule table, from the repository root. */
+export const RULES_DOCUMENT = 'docs/rules.md';
+
+/** Markers around the rule table of RULES_DOCUMENT; `npm run generate` rewrites what lies between them. */
 export const TABLE_START =
-  '<!-- rule-table:start (generated from lambdas/core/recognise/rules by npm run docs:rules) -->';
+  '<!-- rule-table:start (generated from lambdas/core/recognise/rules by npm run generate) -->';
 export const TABLE_END = '<!-- rule-table:end -->';
 
 const sourceLabel = (source: number | string): string => (typeof source === 'number' ? `§${source}` : source);
 
-/** The README rule table, one row per registry module, padded the way prettier pads Markdown tables. */
-export function renderRuleTable(): string {
+/** The rule table, one row per registry module, padded the way prettier pads Markdown tables. */
+export function renderRuleTable(modules: readonly RuleModule[] = ruleModules()): string {
   const header = ['id', 'family', 'severity', 'source', 'what it means'];
-  const rows = RULE_LIST.map(({ info }) => [
+  const rows = modules.map(({ info }) => [
     `\`${info.id}\``,
     info.family,
     info.severity,
@@ -22,10 +28,13 @@ export function renderRuleTable(): string {
   return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by the generated table. */
-export function withRuleTable(readme: string): string {
-  const start = readme.indexOf(TABLE_START);
-  const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${TABLE_START} … ${TABLE_END} section`);
-  return `${readme.slice(0, start + TABLE_START.length)}\n\n${renderRuleTable()}\n\n${readme.slice(end)}`;
+/** `document` with the text between the markers replaced by the generated table. */
+export function withRuleTable(document: string): string {
+  const start = document.indexOf(TABLE_START);
+  const end = document.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`${RULES_DOCUMENT} has no ${TABLE_START} … ${TABLE_END} section`);
+  return `${document.slice(0, start + TABLE_START.length)}\n\n${renderRuleTable()}\n\n${document.slice(end)}`;
 }
+
+/** docs/rules.md as `npm run generate` writes it: the document with its table made anew. */
+export const rulesDocument = (): string => withRuleTable(readFileSync(join(__dirname, '..', RULES_DOCUMENT), 'utf8'));
