@@ -58,6 +58,95 @@ export default defineRule({
         'unknown parameter in userdata k8s settings',
       ),
       ['config provider at index', 'failed'],
+      // nodeadm (AL2023): its own errors, and its systemd units failing (systemd shortens unit names on the
+      // console: `nodeadm-co.service`), or its binary refused (`(nodeadm)[pid]: … Failed to locate executable`)
+      ...anyOf(
+        'failed to start nodeadm',
+        'dependency failed for nodeadm',
+        'dependency failed for eks nodeadm',
+        'failed to locate executable /usr/bin/nodeadm',
+        'failed to decode node config',
+        'no config in chain',
+        'cluster id must be provided for outposts',
+        'reservation or instance not found',
+        'no instance found for type:',
+      ),
+      ['nodeadm', 'command failed'],
+      ['nodeadm', 'must run as root'],
+      ['nodeadm-config.service', 'status=1/failure'],
+      ['nodeadm-run.service', 'status=1/failure'],
+      ['nodeadm-config.service', 'failed with result'],
+      ['nodeadm-run.service', 'failed with result'],
+      // nodeadm's AWS SDK retrying EC2/DescribeInstances: the instance cannot reach EC2 while it bootstraps
+      // (the journal's `nodeadm[pid]:` ident is parsed off, so the request names it, not the ident)
+      ...anyOf('retrying request ec2/describeinstances'),
+      ['nodeadm', 'retrying request ec2/'],
+      ['failed to decode', '(wrong kind)'],
+      // the kubelet unit: systemd's start failure and a kubelet that exits on its flags (removed in a newer
+      // Kubernetes: --container-runtime in 1.27, --cloud-provider=aws in 1.30)
+      ...anyOf(
+        'failed to start kubelet',
+        'dependency failed for kubelet',
+        'failed to parse kubelet flag',
+        'unable to reconcile node with api server',
+        'unable to construct v1.node object for kubelet',
+        'failed to get instances from cloud provider',
+        'failed to get zone from cloud provider',
+        'error getting the current node from lister',
+        "not found in the host's network interfaces",
+        'failed to validate nodeip',
+        'built-in cloud providers are disabled',
+        'kubelet cannot get node info',
+      ),
+      ['kubelet', 'unknown flag: --'],
+      ['kubelet.service', 'status=1/failure'],
+      ['kubelet.service', 'failed with result'],
+      // the node lease the kubelet never created (`kubectl describe node`: "Lease: Failed to get lease")
+      ['failed to get lease', 'leases.coordination.k8s.io'],
+      // AL2 user data on an AMI without /etc/eks/bootstrap.sh (AL2023, Ubuntu, Bottlerocket), in bash and dash wording
+      ['/etc/eks/bootstrap.sh', 'no such file'],
+      ['/etc/eks/bootstrap.sh', 'not found'],
+      ['/etc/eks/bootstrap.sh', 'permission denied'],
+      // AL2 bootstrap.sh's own errors (`log "ERROR: …"` under the [eks-bootstrap] tag)
+      ['[eks-bootstrap]', 'error:'],
+      ...anyOf(
+        'containerd is the only supported container runtime',
+        'invalid --ip-family',
+        'cluster id is required when local outpost support is enabled',
+      ),
+      // cloud-init: the user-data script exited non-zero (util.py), or the scripts_user module failed
+      ...anyOf(
+        'failed running /var/lib/cloud/instance/scripts',
+        'failed to run module scripts-user',
+        'failed to run module scripts_user',
+      ),
+      ['cc_scripts_user', ') failed'],
+      // Bottlerocket: early-boot-config and its providers, the settings API refusing user data, pluto
+      // (settings generated from EKS and EC2), sundog, and the units of the boot chain failing
+      ['error patching', '/settings'],
+      ['when patching /settings', 'status 4'],
+      ...anyOf(
+        "failed to start provider '",
+        'unable to serialize settings from instance user data',
+        'found multiple user data files in',
+        'error describing cluster:',
+        'timed-out waiting for eks describe cluster api response',
+        'timed out retrieving private dns name from ec2',
+        'failed to set generated settings',
+        'unable to deserialize input json into model',
+        'failed to start bottlerocket userdata configuration system',
+        'failed to start user-specified setting generators',
+        'failed to start applies settings to create config files',
+        'failed to start bottlerocket api server',
+        'failed to start datastore creator',
+        'dependency failed for bottlerocket',
+        'dependency failed for user-specified setting generators',
+        'dependency failed for applies settings',
+      ),
+      ["provider '", "' failed:"],
+      ['missing field', 'in eks response'],
+      ['early-boot-config', 'provider error'],
+      ['early-boot-config', 'error deserializing'],
     ],
     // A NodePool whose nodes launched but never registered (Karpenter v1.1+); other reasons carry a launch error.
     conditions: [{ type: 'noderegistrationhealthy', reasons: ['registrationfailed'] }],

@@ -14,15 +14,28 @@ export default defineRule({
     keyEntity: 'nodes',
   },
   recognition: {
-    clauses: anyOf(
-      'diskpressure',
-      'disk pressure',
-      'disk-pressure',
-      'imagegcfailed',
-      'freediskspacefailed',
-      'failed to garbage collect required amount of images',
-      'low on resource: ephemeral-storage',
-    ),
+    clauses: [
+      ...anyOf(
+        'diskpressure',
+        'disk pressure',
+        'disk-pressure',
+        'imagegcfailed',
+        'freediskspacefailed',
+        'failed to garbage collect required amount of images',
+        'low on resource: ephemeral-storage',
+        // kubelet eviction manager (pkg/kubelet/eviction/helpers.go): pods evicted for local storage, and its
+        // log lines naming the disk signal it reclaims; image GC failing again and again (image_gc_manager.go)
+        'exceeded its local ephemeral storage limit',
+        'pod ephemeral local storage usage exceeds the total limit',
+        'image garbage collection failed multiple times in a row',
+      ),
+      ...[
+        ['usage of emptydir volume', 'exceeds the limit'],
+        ['eviction manager:', 'ephemeral-storage'],
+        ['eviction manager:', 'nodefs'],
+        ['eviction manager:', 'imagefs'],
+      ],
+    ],
     // `NodeHasNoDiskPressure`, `DiskPressure False`, `Status: True -> False` say the opposite (classify.ts).
     conditions: [{ type: 'diskpressure' }],
   },

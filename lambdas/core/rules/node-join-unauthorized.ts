@@ -21,6 +21,10 @@ export default defineRule({
       ['failed to ensure lease exists', 'unauthorized'],
       ['failed to list *v1.node', 'unauthorized'],
       ['failed to watch *v1.node', 'unauthorized'],
+      // every kubelet informer and reflector (client-go tools/cache/reflector.go "failed to list %v: %w",
+      // "%s: Failed to watch %v: %v"), in the pre-1.30 and the "Unhandled Error" wordings
+      ['failed to list *', ': unauthorized'],
+      ['failed to watch *', ': unauthorized'],
       // aws-iam-authenticator in the control plane log group (authenticator stream)
       ...anyOf('arn is not mapped'),
       // the API server's forbidden format for an identity that is not a node, or not this node

@@ -27,9 +27,19 @@ export default defineRule({
         'registration timeout',
         'failed to run kubelet',
         'not initialized within',
+        // CSI node plugins that never register with the kubelet (node-driver-registrar, pkg/kubelet/csi)
+        'registration process failed with error',
+        'plugin registration failed with err',
+        'failed to initialize csinode',
+        'error updating csinode object with csi driver node info',
+        'error updating csinode annotation',
+        'not found in the list of registered csi drivers',
       ),
       ['expected resource', 'register'],
     ],
+    // Karpenter's NodeClaim condition message, quoted alone from a NodeClaim stuck unregistered. In the
+    // status it comes from (describe row, transition event) it is every launch's normal progress: silent.
+    patterns: [{ gate: 'not registered with cluster', pattern: /^node not registered with cluster\.?$/ }],
     conditions: [{ type: 'registered' }, { type: 'initialized' }],
   },
   diagnose: (f) => {

@@ -27,6 +27,10 @@ export default defineRule({
       'invoked oom-killer',
       'oom-kill:',
       'systemoom',
+      // kubelet's SystemOOM event message (pkg/kubelet/oom/oom_watcher_linux.go), with and without the victim
+      'system oom encountered',
+      'cgroupoom',
+      'oom_reaper: reaped process',
     ),
   },
   diagnose: (f) => {

@@ -43,7 +43,10 @@ export default defineRule({
     recognises: 'InsufficientCidrBlocks: free addresses exist but no contiguous /28 for prefix delegation',
   },
   recognition: {
-    clauses: anyOf('insufficientcidrblocks', 'insufficient cidr blocks', 'not enough free cidr blocks'),
+    // `InsufficientCidrBlocks` (EC2) and ipamd's "Recently we had InsufficientCidr error" back-off.
+    clauses: anyOf('insufficientcidr', 'insufficient cidr blocks', 'not enough free cidr blocks'),
+    // Free addresses scattered so no /28 prefix fits is the specific cause of that subnet's shortage.
+    supersedes: ['subnet-ip-exhaustion', 'node-not-ready'],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {

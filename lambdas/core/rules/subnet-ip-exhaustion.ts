@@ -16,14 +16,44 @@ export default defineRule({
       'InsufficientFreeAddressesInSubnet, "not enough free addresses in subnet", failed to assign an IP address to container',
   },
   recognition: {
-    clauses: anyOf(
-      'insufficientfreeaddressesinsubnet',
-      'not enough free addresses in subnet',
-      'failed to assign an ip address to container',
-      'no available ip/prefix',
-      'no available ip addresses',
-      'failed to allocate a private ip',
-    ),
+    clauses: [
+      ...anyOf(
+        'insufficientfreeaddressesinsubnet',
+        'not enough free addresses in subnet',
+        'failed to assign an ip address to container',
+        'no available ip/prefix',
+        'no available ip addresses',
+        'failed to allocate a private ip',
+        // VPC CNI ipamd: the subnet has no address or prefix left for the ENI, or the warm pool is empty
+        "subnet doesn't seem to have enough ips",
+        'unable to attach ips/prefixes for the eni',
+        'no free ip available in the prefix',
+        'failed to assign ips from network card',
+        'max eni limit is already reached',
+        // Cilium (cluster-pool, multi-pool, ENI IPAM): the agent's pool is empty
+        'range is full',
+        'unable to allocate ip via local cilium agent',
+        'no more ips available',
+        'all cidr ranges are exhausted',
+        'no ips currently available on the node',
+        // Calico IPAM: the pools or the node's blocks are used up
+        'failed to request ipv4 addresses',
+        'failed to request ipv6 addresses',
+        'no more free affine blocks',
+        'no ips available in pools',
+        'error getting ips from ipam',
+      ),
+      ...[
+        ['need to allocate an ipam block but could not', 'blocks reached'],
+        // the ENI attachment limit of the instance type: an ENI, not an EBS volume, could not be attached
+        ['interface count', 'exceeds the limit'],
+        ['attach eni', 'limitexceeded'],
+        ['attacheni', 'limitexceeded'],
+        ['attaching eni', 'limitexceeded'],
+      ],
+    ],
+    // The IP shortage is why the sandbox failed (not a CNI that is not ready); an ENI limit is not an EBS one.
+    supersedes: ['node-not-ready', 'volume-attach-limit'],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {

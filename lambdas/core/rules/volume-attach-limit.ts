@@ -15,16 +15,20 @@ export default defineRule({
     keyEntity: 'nodes',
   },
   recognition: {
+    // An attach that failed or timed out for another reason (Multi-Attach, the external-attacher) is
+    // volume-mount-timeout: only the limit's own evidence names this rule.
     clauses: anyOf(
-      'failedattachvolume',
-      'attachvolume.attach failed',
       'expected device to be attached but was attaching',
+      'stuck in attaching state for longer than',
+      'attachment limit exceeded for volume',
       'attachmentlimitexceeded',
       'exceed max volume count',
       'max volume count',
       'maximum number of attachments',
       'volume attachment limit',
     ),
+    // The limit is why the pod waits on its volume.
+    supersedes: ['volume-mount-timeout'],
   },
   diagnose: (f) => {
     const node = f.first('nodes', '<node-name>');

@@ -20,6 +20,20 @@ export default defineRule({
       'mountvolume.setup failed',
       'mountvolume.mountdevice failed',
       'mountvolume.waitforattach failed',
+      // the attach-detach controller and the CSI attacher: the volume is held elsewhere or never attaches
+      'attachvolume.attach failed',
+      'multi-attach error',
+      'timed out waiting for external-attacher',
+      'attachdetachment timeout for volume',
+      'attacherdetacher.attachvolume failed to start',
+      'detachvolume.detach failed',
+      'mapvolume.setupdevice failed',
+      // EBS CSI driver (pkg/driver/controller.go, pkg/cloud/cloud.go, pkg/driver/node.go)
+      'could not attach volume',
+      'error waiting for volume attachment',
+      'error waiting for volume detachment',
+      'has multiple attachments',
+      'failed to find device path',
     ),
   },
   diagnose: (f) => {
