@@ -75,6 +75,10 @@ export const DEFAULT_FILTER_TERMS = [
   'ThrottlingException',
   'LimitExceeded',
   'ParameterNotFound',
+  // node agents without a level word (issue 29): kubelet's SystemOOM message and PLEG health (the
+  // pattern is 15 characters under CloudWatch's 1,024 with them)
+  'OOM',
+  'PLEG',
   // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/resolution.ts).
   // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
   'Nominated',
