@@ -97,8 +97,18 @@ export default defineRule({
         'failed to validate nodeip',
         'built-in cloud providers are disabled',
         'kubelet cannot get node info',
+        // NodeRestriction refusing the labels or taints the user data gives the kubelet (plugin/pkg/admission/noderestriction)
+        'is not allowed to set the following labels',
+        'is not allowed to modify labels',
+        'is not allowed to modify taints',
       ),
       ['kubelet', 'unknown flag: --'],
+      ['failed to get node', 'owner ref to the node lease'],
+      // the kubelet's client certificate (certificate_manager.go); refused credentials are node-join-unauthorized
+      ['failed while requesting a signed certificate'],
+      // the container runtime's unit at boot (systemd Description "containerd container runtime")
+      ['failed to start containerd container runtime'],
+      ['failed to start', 'bottlerocket'],
       ['kubelet.service', 'status=1/failure'],
       ['kubelet.service', 'failed with result'],
       // the node lease the kubelet never created (`kubectl describe node`: "Lease: Failed to get lease")

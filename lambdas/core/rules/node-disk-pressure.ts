@@ -28,6 +28,7 @@ export default defineRule({
         'exceeded its local ephemeral storage limit',
         'pod ephemeral local storage usage exceeds the total limit',
         'image garbage collection failed multiple times in a row',
+        'no space left on device',
       ),
       ...[
         ['usage of emptydir volume', 'exceeds the limit'],

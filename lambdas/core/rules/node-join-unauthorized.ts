@@ -25,6 +25,7 @@ export default defineRule({
       // "%s: Failed to watch %v: %v"), in the pre-1.30 and the "Unhandled Error" wordings
       ['failed to list *', ': unauthorized'],
       ['failed to watch *', ': unauthorized'],
+      ['certificate signing request', 'unauthorized'],
       // aws-iam-authenticator in the control plane log group (authenticator stream)
       ...anyOf('arn is not mapped'),
       // the API server's forbidden format for an identity that is not a node, or not this node

@@ -27,6 +27,7 @@ export default defineRule({
         'node is not ready',
         // kubelet health (pkg/kubelet/runtime.go, pleg/generic.go, kubelet.go): runtime, PLEG, network
         'pleg is not healthy',
+        'node became not ready',
         'pleg was last seen active',
         'container runtime is down',
         'container runtime not ready',
@@ -64,9 +65,18 @@ export default defineRule({
         'pthread_create failed: resource temporarily unavailable',
         // aws-node (ipamd ≤ v1.5 wording, before "Failed to check API server connectivity") cannot reach the API server
         'error communicating with apiserver',
+        // ipamd cannot start, or returns AddNetwork a failure other than an empty pool (that one is
+        // subnet-ip-exhaustion, which supersedes this rule on the same record)
+        'ipamd init: failed to retrieve attached enis info',
+        'ipamd init: failed to set up host network',
+        'failed to get eni limits from file:vpc_ip_limits',
+        'failed to wait for ipam daemon to complete',
+        'failed to attach any enis for custom networking',
       ),
       ...[
         ['/pause', 'failed to pull'],
+        // aws-node's readiness probe (grpc-health-probe) cannot reach ipamd
+        ['failed to connect service', ':50051'],
         ['/pause', 'no basic auth credentials'],
         ['failed to find plugin', 'in path [/opt/cni/bin'],
       ],

@@ -30,6 +30,8 @@ export default defineRule({
       // kubelet's SystemOOM event message (pkg/kubelet/oom/oom_watcher_linux.go), with and without the victim
       'system oom encountered',
       'cgroupoom',
+      // containerd's event for a task the kernel OOM-killed
+      'taskoom',
       'oom_reaper: reaped process',
     ),
   },

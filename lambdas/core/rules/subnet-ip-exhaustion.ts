@@ -40,7 +40,9 @@ export default defineRule({
         'failed to request ipv4 addresses',
         'failed to request ipv6 addresses',
         'no more free affine blocks',
-        'no ips available in pools',
+        'no ips available',
+        // host-local IPAM (containernetworking/plugins), under kubenet, Flannel and chained CNIs
+        'no ip addresses available in range set',
         'error getting ips from ipam',
       ),
       ...[
