@@ -79,7 +79,7 @@ export const DEFAULT_FILTER_TERMS = [
   // pattern is 15 characters under CloudWatch's 1,024 with them)
   'OOM',
   'PLEG',
-  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/resolution.ts).
+  // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/incidents/resolution.ts).
   // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
   'Nominated',
 ] as const;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { prefilterFragments } from '../lambdas/core/classify';
+import { prefilterFragments } from '../lambdas/core/recognise/classify';
 import { buildCli } from './build';
 
 /**

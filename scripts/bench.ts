@@ -26,24 +26,17 @@ import { buildSync, type BuildOptions } from 'esbuild';
 import { parseConfigFile } from '../bin/config-source';
 import { ENV } from '../contracts/names';
 import { functionSettingsOf, serializeSettings, SETTINGS_FILE } from '../contracts/settings';
-import {
-  ANALYZER_CRYPTO_ON_FIRST_USE,
-  ANALYZER_LAZY_CORE_MODULES,
-  ANALYZER_LAZY_MODULES,
-} from '../lib/constructs/analyzer-function';
+import { ANALYZER_CRYPTO_ON_FIRST_USE, ANALYZER_LAZY_MODULES } from '../lib/constructs/analyzer-function';
 import { BUNDLE_OPTIONS, aliasesOf, lazyModulesOf } from '../lib/constructs/lambda-function';
 import { DEFAULT_FILTER_TERMS } from '../lib/filter-pattern';
-import { Aggregator } from '../lambdas/core/aggregate';
+import { Aggregator } from '../lambdas/core/incidents/aggregate';
 import { analyzeMessages } from '../lambdas/core/analyze';
-import { RecordAssembler } from '../lambdas/core/assemble';
-import { classify, classifyAll, worthParsingOrPlacement } from '../lambdas/core/classify';
-import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/subscription-payload';
-import { ENVELOPE_AUTOMATON } from '../lambdas/core/envelope-automaton.generated';
-import { CLASSES as ENVELOPE_CLASSES, PATTERNS as ENVELOPE_PATTERNS } from '../lambdas/core/envelope-index';
-import { fingerprintOf } from '../lambdas/core/envelope-scan';
-import { emptyInputStats, fromDocument } from '../lambdas/core/input';
+import { RecordAssembler } from '../lambdas/core/parse/assemble';
+import { classify, worthParsingOrPlacement } from '../lambdas/core/recognise/classify';
+import { decodeSubscriptionData, encodeSubscriptionData } from '../lambdas/core/decode/subscription-payload';
+import { emptyInputStats, fromDocument } from '../lambdas/core/decode/local-input';
 import type { LogRecord, Signal } from '../lambdas/core/model';
-import { parseMessage } from '../lambdas/core/parse';
+import { parseMessage } from '../lambdas/core/parse/parse-message';
 import { analyzeSubscription, type AnalyzerDeps } from '../lambdas/handlers/analyzer';
 import { testClients, testObservability, testSettings } from '../test/support/aws';
 import { subnetExhaustionLine } from '../test/support/awslogs';
@@ -316,7 +309,7 @@ export function stagesOf(batch: string[]): {
     decodeAndParse: (data) => decodeAndParse(data),
     classifyAlone: (data) => {
       let found = 0;
-      for (const signals of classifyAll(records.get(data)!)) found += signals.length;
+      for (const record of records.get(data)!) found += classify(record).length;
       return found;
     },
     aggregateAlone: (data) => {
@@ -628,8 +621,6 @@ interface BundleVariant {
   cryptoOnFirstUse: boolean;
   /** Which of a package's builds esbuild takes first. @default BUNDLE_OPTIONS.mainFields */
   mainFields?: string[];
-  /** The envelope scanner inside index.js, as before it was a file of its own. @default false */
-  envelopeScannerInIndex?: boolean;
 }
 /** What the stack ships (lib/constructs/lambda-function.ts), and the alternatives it was chosen over. */
 const SHIPPED: BundleVariant = {
@@ -640,14 +631,6 @@ const SHIPPED: BundleVariant = {
   cryptoOnFirstUse: true,
 };
 const ALTERNATIVES: BundleVariant[] = [
-  {
-    label: 'split, the envelope scanner (its automaton built ahead included) inside index.js',
-    minify: false,
-    sourceMap: false,
-    split: true,
-    cryptoOnFirstUse: true,
-    envelopeScannerInIndex: true,
-  },
   {
     label: 'one file, minified, source map (before)',
     minify: true,
@@ -689,9 +672,7 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
     sourcesContent: false,
     logLevel: 'silent',
   };
-  const lazy = variant.split
-    ? ANALYZER_LAZY.filter(({ name }) => !(variant.envelopeScannerInIndex && name === ENVELOPE_SCANNER))
-    : [];
+  const lazy = variant.split ? ANALYZER_LAZY : [];
   const external = lazy.map(({ name }) => `./${name}`);
   const handlers = join(ROOT, 'lambdas', 'handlers');
   const aliases = (bundle: string) =>
@@ -730,13 +711,10 @@ function bundleAnalyzer(dir: string, variant: BundleVariant): void {
 const CLASSIFIER_HALF = 'analyzer-core';
 /** The analyzer's AWS half (and the SDK): the first finding's, and the organisation stream's. */
 const AWS_HALF = ANALYZER_LAZY_MODULES.filter((name) => name !== CLASSIFIER_HALF);
-/** The envelope scanner (lambdas/core/envelope-index.ts), loaded on the first delivery decoded. */
-const ENVELOPE_SCANNER = 'envelope-index';
 /** The analyzer's lazy modules as the stack bundles them (its own, the envelope scanner, and the settings' zod schema). */
 const ANALYZER_LAZY = lazyModulesOf({
   handlerFile: 'analyzer.ts',
   lazyModules: ANALYZER_LAZY_MODULES,
-  lazyCoreModules: ANALYZER_LAZY_CORE_MODULES,
 });
 
 interface ColdRun {
@@ -864,18 +842,6 @@ const coldStart: Section = {
         );
         return dirs.map((_, i) => median(rounds.map((round) => round[i]!)));
       };
-      const [scannerMs] = halfMs([ENVELOPE_SCANNER], [join(shipped, '..')]) as [number];
-      report(
-        'first delivery: import CPU of the envelope scanner vs empty',
-        `${ratio(scannerMs / of('empty', 'importMs'))} (${scannerMs.toFixed(1)} ms)`,
-      );
-      report(
-        'first delivery with events: its envelope automaton built ahead (npm run generate:envelope), not built',
-        ENVELOPE_AUTOMATON.fingerprint === fingerprintOf(ENVELOPE_PATTERNS, ENVELOPE_CLASSES)
-          ? 'yes'
-          : 'no: the patterns changed since',
-        'goal yes',
-      );
       const [coreMs] = halfMs([CLASSIFIER_HALF], [join(shipped, '..')]) as [number];
       report(
         'first delivery with log events: import CPU of the classifier half vs empty',
@@ -893,8 +859,8 @@ const coldStart: Section = {
       const kib = (names: readonly string[]) =>
         (names.reduce((sum, name) => sum + statSync(fileOf(name)).size, 0) / 1024).toFixed(0);
       report(
-        'bundle size as shipped: index.js / envelope scanner / classifier half / AWS half',
-        `${kib(['index'])} KiB / ${kib([ENVELOPE_SCANNER])} KiB / ${kib([CLASSIFIER_HALF])} KiB / ${kib(AWS_HALF)} KiB`,
+        'bundle size as shipped: index.js / classifier half / AWS half',
+        `${kib(['index'])} KiB / ${kib([CLASSIFIER_HALF])} KiB / ${kib(AWS_HALF)} KiB`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -1061,7 +1027,7 @@ function markdown(): string {
     'where it can be, is a ratio to a baseline measured alongside it: absolute times on a shared machine',
     'are noise. The floor is the least work any analyzer must do with a delivery: gunzip + one',
     'JSON.parse of the subscription envelope. Where the time goes inside the pipeline, profile by profile',
-    'and before and after each change, is recorded by hand in [PROFILE.md](PROFILE.md).',
+
     '',
     `Machine: ${machine()}.`,
     '',

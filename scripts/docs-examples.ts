@@ -1,11 +1,16 @@
 import { analyzeMessages } from '../lambdas/core/analyze';
-import type { FindingContext } from '../lambdas/core/context';
-import { zoneTotals } from '../lambdas/core/context';
+import type { FindingContext } from '../lambdas/core/findings/context';
+import { zoneTotals } from '../lambdas/core/findings/context';
 import { EVENT_SOURCE } from '../contracts/events';
-import { findingEventOf } from '../lambdas/core/events';
-import { buildFinding } from '../lambdas/core/finding';
+import { findingEventOf } from '../lambdas/core/findings/bus-entries';
+import { buildFinding } from '../lambdas/core/findings/finding';
 import { subnetExhaustionLine } from '../test/support/awslogs';
-import { chatNotificationOf, emailTextOf, snsNotificationOf, subjectOf } from '../lambdas/core/render-notification';
+import {
+  chatNotificationOf,
+  emailTextOf,
+  snsNotificationOf,
+  subjectOf,
+} from '../lambdas/core/findings/render-notification';
 
 /**
  * The example messages checked into docs/examples: what one subnet-exhaustion finding looks like as

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeSubscriptionData } from '../lambdas/core/subscription-payload';
+import { encodeSubscriptionData } from '../lambdas/core/decode/subscription-payload';
 
 const out = join(__dirname, '..', 'examples');
 let seed = 20261129;

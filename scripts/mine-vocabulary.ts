@@ -1,6 +1,6 @@
 /**
  * Mines the emitters' own vocabularies from local git mirrors of their repositories, so that the
- * data under lambdas/core/vocabulary and test/fixtures/vocabulary can be regenerated and reviewed.
+ * data under lambdas/core/recognise/vocabulary and test/fixtures/vocabulary can be regenerated and reviewed.
  *
  *   npx tsx scripts/mine-vocabulary.ts [--mirrors /work/.mirror] [--karpenter] [--summary]
  *
@@ -304,8 +304,8 @@ export const EC2_ERROR_CODES: readonly Ec2ErrorCode[] = [
 ${ec2Codes()}
 ];
 `;
-  const path = join(ROOT, 'lambdas', 'core', 'vocabulary', 'ec2-error-codes.ts');
-  mkdirSync(join(ROOT, 'lambdas', 'core', 'vocabulary'), { recursive: true });
+  const path = join(ROOT, 'lambdas', 'core', 'recognise', 'vocabulary', 'ec2-error-codes.ts');
+  mkdirSync(join(ROOT, 'lambdas', 'core', 'recognise', 'vocabulary'), { recursive: true });
   writeFileSync(path, source);
   run('npx', ['prettier', '--write', path], { cwd: ROOT });
 }

@@ -1,7 +1,8 @@
-import { RULE_LIST } from '../lambdas/core/rules';
+import { RULE_LIST } from '../lambdas/core/recognise/rules';
 
 /** Markers around the README's rule table; `npm run docs:rules` rewrites what lies between them. */
-export const TABLE_START = '<!-- rule-table:start (generated from lambdas/core/rules by npm run docs:rules) -->';
+export const TABLE_START =
+  '<!-- rule-table:start (generated from lambdas/core/recognise/rules by npm run docs:rules) -->';
 export const TABLE_END = '<!-- rule-table:end -->';
 
 const sourceLabel = (source: number | string): string => (typeof source === 'number' ? `§${source}` : source);

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classify } from '../lambdas/core/classify';
-import { parseMessage } from '../lambdas/core/parse';
-import type { RuleId } from '../lambdas/core/rules';
+import { classify } from '../lambdas/core/recognise/classify';
+import { parseMessage } from '../lambdas/core/parse/parse-message';
+import type { RuleId } from '../lambdas/core/recognise/rules';
 
 export const ROOT = join(__dirname, '..');
 export const fixture = (name: string): string => readFileSync(join(__dirname, 'fixtures', name), 'utf8');

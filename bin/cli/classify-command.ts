@@ -1,6 +1,6 @@
-import { classify, mayClassify } from '../../lambdas/core/classify';
-import { CATALOG_ORDER } from '../../lambdas/core/order';
-import { parseMessage } from '../../lambdas/core/parse';
+import { classify, mayClassify } from '../../lambdas/core/recognise/classify';
+import { CATALOG_ORDER } from '../../lambdas/core/findings/catalog-order';
+import { parseMessage } from '../../lambdas/core/parse/parse-message';
 import type { Io } from './io';
 import { expandSources } from './sources';
 import { decodeText, emptyTextInfo, InputError, linesOf } from './text-input';

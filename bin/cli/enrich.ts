@@ -3,8 +3,8 @@ import { EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { Enricher, needsEnrichment } from '../../lambdas/adapters/enrich';
-import type { Incident } from '../../lambdas/core/aggregate';
-import type { FindingContext } from '../../lambdas/core/context';
+import type { Incident } from '../../lambdas/core/incidents/aggregate';
+import type { FindingContext } from '../../lambdas/core/findings/context';
 
 /**
  * The AWS half of `analyze --enrich`. Only this module imports the AWS SDK; the CLI requires it

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { StreamingAnalyzer } from '../../lambdas/core/analyze';
-import { InputReader, type InputStats } from '../../lambdas/core/input';
+import { InputReader, type InputStats } from '../../lambdas/core/decode/local-input';
 import type { Source } from './sources';
 import { decodeText, emptyTextInfo, InputError, linesOf, type ByteSource, type TextInfo } from './text-input';
 

@@ -1,5 +1,5 @@
-import { emptyContext } from '../../lambdas/core/context';
-import { CATALOG, RULES, RULE_IDS, diagnose, type RuleId } from '../../lambdas/core/rules';
+import { emptyContext } from '../../lambdas/core/findings/context';
+import { CATALOG, RULES, RULE_IDS, diagnose, type RuleId } from '../../lambdas/core/recognise/rules';
 import { InputError } from './text-input';
 
 export type RulesFormat = 'text' | 'json';

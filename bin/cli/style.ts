@@ -1,4 +1,4 @@
-import type { Style } from '../../lambdas/core/render-text';
+import type { Style } from '../../lambdas/core/findings/render-text';
 import type { Severity } from '../../lambdas/core/model';
 
 const SEVERITY_COLOURS: Record<Severity, string> = {

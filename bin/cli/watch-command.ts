@@ -1,8 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { FOLLOW_RESOLUTION_WINDOW_MS } from '../../lambdas/core/resolution';
+import { FOLLOW_RESOLUTION_WINDOW_MS } from '../../lambdas/core/incidents/resolution';
 import { StreamingAnalyzer } from '../../lambdas/core/analyze';
-import { buildFinding } from '../../lambdas/core/finding';
-import { emptyInputStats } from '../../lambdas/core/input';
+import { buildFinding } from '../../lambdas/core/findings/finding';
+import { emptyInputStats } from '../../lambdas/core/decode/local-input';
 import type { Severity } from '../../lambdas/core/model';
 import { failsOn, FOLLOW_IDLE_MS, followPrinter, type OutputFormat } from './analyze-command';
 import type { Io } from './io';

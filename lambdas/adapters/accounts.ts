@@ -4,9 +4,9 @@ import { EKSClient } from '@aws-sdk/client-eks';
 import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { AssumeRoleCommand, type STSClient } from '@aws-sdk/client-sts';
 import { ENRICHMENT_ROLE_NAME, externalIdOf, ROLE_SESSION_NAME, spokeRoleArnOf } from '../../contracts/organization';
-import type { EnrichmentError, FindingContext } from '../core/context';
-import type { ArnScope } from '../core/events';
-import type { ClusterSettings } from '../core/cluster';
+import type { EnrichmentError, FindingContext } from '../core/findings/context';
+import type { ArnScope } from '../core/findings/bus-entries';
+import type { ClusterSettings } from '../core/decode/cluster';
 import { describeFailure, Enricher, type EnrichmentClients, type EnrichTarget } from './enrich';
 
 /** Temporary credentials of an assumed role, as the SDK's clients take them. */

@@ -17,7 +17,7 @@ import {
   type EKSClient,
 } from '@aws-sdk/client-eks';
 import { GetServiceQuotaCommand, type ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
-import type { RuleId } from '../core/rules/ids';
+import type { RuleId } from '../core/recognise/rules/ids';
 import {
   usableIpsOf,
   zoneTotals,
@@ -27,12 +27,12 @@ import {
   type QuotaFacts,
   type SubnetFacts,
   type VpcFacts,
-} from '../core/context';
-import type { ClusterSettings } from '../core/cluster';
-import { errorMessage } from '../core/error-message';
+} from '../core/findings/context';
+import type { ClusterSettings } from '../core/decode/cluster';
+import { errorMessage } from '../core/common/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import type { Entities } from '../core/model';
-import { truncate } from '../core/sanitize';
+import { truncate } from '../core/common/sanitize';
 import { OPT_IN_TAG } from '../../contracts/names';
 
 /** SDK clients of the enrichment; created once per execution environment and injected. */

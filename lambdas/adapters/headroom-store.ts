@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Sample } from '../core/forecast';
-import type { ClusterHealth, StoredHistories } from '../core/headroom';
+import type { Sample } from '../core/headroom/forecast';
+import type { ClusterHealth, StoredHistories } from '../core/headroom/subnet-headroom';
 import { batchGetAll, type BatchGetOptions } from './batch-get';
 
 const RETENTION_S = 7 * 24 * 60 * 60;

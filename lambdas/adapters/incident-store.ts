@@ -7,8 +7,8 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { Incident } from '../core/aggregate';
-import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/lifecycle';
+import type { Incident } from '../core/incidents/aggregate';
+import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/incidents/lifecycle';
 import type { Severity } from '../core/model';
 import { mapLimit } from '../shared/concurrency';
 import { batchGetAll, UnreadKeysError } from './batch-get';

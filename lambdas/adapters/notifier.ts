@@ -1,11 +1,17 @@
-import { clusterScopeOf } from '../core/account';
-import type { FindingContext } from '../core/context';
-import { errorMessage } from '../core/error-message';
-import { buildDigest, DEFAULT_LIMITS, digestNotificationOf, planNotices, type DigestMember } from '../core/digest';
-import { findingEventOf, type ArnScope } from '../core/events';
-import { buildFinding, type Finding } from '../core/finding';
-import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/lifecycle';
-import { snsNotificationOf } from '../core/render-notification';
+import { clusterScopeOf } from '../core/decode/account';
+import type { FindingContext } from '../core/findings/context';
+import { errorMessage } from '../core/common/error-message';
+import {
+  buildDigest,
+  DEFAULT_LIMITS,
+  digestNotificationOf,
+  planNotices,
+  type DigestMember,
+} from '../core/incidents/digest';
+import { findingEventOf, type ArnScope } from '../core/findings/bus-entries';
+import { buildFinding, type Finding } from '../core/findings/finding';
+import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/incidents/lifecycle';
+import { snsNotificationOf } from '../core/findings/render-notification';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
 import { needsEnrichment } from './enrich';

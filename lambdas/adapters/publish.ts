@@ -1,8 +1,8 @@
 import { PutEventsCommand, type EventBridgeClient, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import { PublishCommand, type SNSClient } from '@aws-sdk/client-sns';
-import { errorMessage } from '../core/error-message';
-import type { EventEntry } from '../core/events';
-import type { SnsNotification } from '../core/render-notification';
+import { errorMessage } from '../core/common/error-message';
+import type { EventEntry } from '../core/findings/bus-entries';
+import type { SnsNotification } from '../core/findings/render-notification';
 
 /**
  * PutEvents accepts at most 10 entries a request

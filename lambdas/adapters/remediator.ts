@@ -10,18 +10,18 @@ import {
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
 } from '@aws-sdk/client-service-quotas';
-import { planSubnetCapacity } from '../core/cidr-plan';
-import { errorMessage } from '../core/error-message';
+import { planSubnetCapacity } from '../core/plans/cidr-plan';
+import { errorMessage } from '../core/common/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import { shellArg } from '../core/advice/shell';
-import type { Finding } from '../core/finding';
-import { planRaise, raiseCommands, type GroupState } from '../core/group-raise';
-import { eniConfigYaml, quotaTarget, subnetPlanCommands, type RemediationReport } from '../core/remediation';
+import type { Finding } from '../core/findings/finding';
+import { planRaise, raiseCommands, type GroupState } from '../core/plans/group-raise';
+import { eniConfigYaml, quotaTarget, subnetPlanCommands, type RemediationReport } from '../core/plans/remediation-plan';
 import type { RemediationConfig } from '../../contracts/config';
 import { OPT_IN_TAG } from '../../contracts/names';
 import type { ActionId, RemediationMode } from '../../contracts/remediation';
 import { RAISABLE_QUOTA_CODES } from '../../contracts/quota-codes';
-import type { ClusterSettings } from '../core/cluster';
+import type { ClusterSettings } from '../core/decode/cluster';
 import { asgOptedIn, optedIn, type EnrichmentClients } from './enrich';
 import type { IncidentStore } from './incident-store';
 

@@ -1,13 +1,13 @@
-import { Aggregator, type Incident, type IncidentChange, timeOf } from './aggregate';
-import { RecordAssembler, type Prefilter, type RawMessage } from './assemble';
-import type { RuleId } from './rules/ids';
-import { classify, classifyAll, worthParsingOrPlacement } from './classify';
-import { isKarpenterRecord, type KarpenterSources } from './karpenter-source';
+import { Aggregator, type Incident, type IncidentChange, timeOf } from './incidents/aggregate';
+import { RecordAssembler, type Prefilter, type RawMessage } from './parse/assemble';
+import type { RuleId } from './recognise/rules/ids';
+import { classify, worthParsingOrPlacement } from './recognise/classify';
+import { isKarpenterRecord, type KarpenterSources } from './parse/karpenter-source';
 import type { LogRecord, Signal } from './model';
-import { mayBeLaunchStep } from './launch-rounds';
-import { type ResolutionOptions, ResolutionTracker } from './resolution';
-import { mergeSchedulingCauses } from './scheduling-causes';
-import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './unrecognised';
+import { mayBeLaunchStep } from './incidents/launch-rounds';
+import { type ResolutionOptions, ResolutionTracker } from './incidents/resolution';
+import { mergeSchedulingCauses } from './incidents/scheduling-causes';
+import { looksLikeFailure, type Unrecognised, UnrecognisedCounter } from './recognise/unrecognised';
 
 /** Counts of one analysis run: what was read and what it showed. */
 export interface AnalysisStats {
@@ -121,23 +121,10 @@ export class StreamingAnalyzer {
     };
   }
 
-  /**
-   * All the messages of one stream at once, stage by stage: every record assembled, then every
-   * record classified, then every signal counted, in the order of the records, so the result is the
-   * same as pushing them one by one. Each stage keeps its own tables warm instead of taking turns
-   * with the others on every record (docs/PROFILE.md). The records of one delivery are held until it
-   * is counted: use `stream()` for input without end.
-   */
+  /** All the messages of one stream at once (a delivery); its last record is completed by `finish`. */
   analyzeAll(messages: Iterable<RawMessage>): void {
-    const assembler = new RecordAssembler(this.prefilter);
-    this.streams.add(assembler);
-    const records: LogRecord[] = [];
-    for (const message of messages) {
-      const record = assembler.push(message);
-      if (record) records.push(record);
-    }
-    const signals = this.classifiedAll(records);
-    for (let i = 0; i < records.length; i++) this.account(records[i]!, signals[i]);
+    const stream = this.stream();
+    for (const message of messages) stream.push(message);
   }
 
   /** The incident of a finding id as it stands now. */
@@ -178,20 +165,6 @@ export class StreamingAnalyzer {
   private classified(record: LogRecord): Signal[] | undefined {
     if (this.sources && !isKarpenterRecord(record, this.sources)) return undefined;
     return mergeSchedulingCauses(classify(record));
-  }
-
-  /** `classified` of each record, in order, their texts scanned many at a time (`classifyAll`). */
-  private classifiedAll(records: readonly LogRecord[]): Array<Signal[] | undefined> {
-    const sources = this.sources;
-    const mine = sources ? records.filter((record) => isKarpenterRecord(record, sources)) : records;
-    const signals: Array<Signal[] | undefined> = classifyAll(mine);
-    if (mine === records) {
-      // Merged in place: no second array of a delivery's records.
-      for (let i = 0; i < signals.length; i++) signals[i] = mergeSchedulingCauses(signals[i]!);
-      return signals;
-    }
-    let next = 0;
-    return records.map((record) => (mine[next] === record ? mergeSchedulingCauses(signals[next++]!) : undefined));
   }
 
   private account(record: LogRecord, signals: Signal[] | undefined): void {

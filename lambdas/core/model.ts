@@ -121,5 +121,5 @@ export interface Signal {
   causes?: RuleId[];
 }
 
-export type { RuleId } from './rules/ids';
-import type { RuleId } from './rules/ids';
+export type { RuleId } from './recognise/rules/ids';
+import type { RuleId } from './recognise/rules/ids';

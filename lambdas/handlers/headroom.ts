@@ -4,9 +4,9 @@ import type { AccountEnrichers } from '../adapters/accounts';
 import type { Enricher } from '../adapters/enrich';
 import { HeadroomStore } from '../adapters/headroom-store';
 import { IncidentStore } from '../adapters/incident-store';
-import { clusterScopeOf, keyAccountOf } from '../core/account';
-import { zoneTotals, type FindingContext } from '../core/context';
-import { scopeOfArn, type ArnScope } from '../core/events';
+import { clusterScopeOf, keyAccountOf } from '../core/decode/account';
+import { zoneTotals, type FindingContext } from '../core/findings/context';
+import { scopeOfArn, type ArnScope } from '../core/findings/bus-entries';
 import {
   checkCluster,
   countedSubnets,
@@ -18,8 +18,8 @@ import {
   type ClusterHealth,
   type HeadroomRun,
   type SubnetAssessment,
-} from '../core/headroom';
-import { dueOf, type Due } from '../core/lifecycle';
+} from '../core/headroom/subnet-headroom';
+import { dueOf, type Due } from '../core/incidents/lifecycle';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';

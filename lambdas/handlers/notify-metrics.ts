@@ -1,7 +1,7 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, type Metrics } from '@aws-lambda-powertools/metrics';
 import type { PublishFailure } from '../adapters/notifier';
-import type { Finding } from '../core/finding';
+import type { Finding } from '../core/findings/finding';
 import { METRIC } from '../../contracts/names';
 import { recordCounts } from '../shared/observability';
 

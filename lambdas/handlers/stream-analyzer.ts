@@ -1,9 +1,9 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { METRIC } from '../../contracts/names';
-import { errorMessage } from '../core/error-message';
-import type { SubscriptionDocument } from '../core/subscription-payload';
-import { decodeKinesisRecord, positionOf } from '../core/kinesis';
+import { errorMessage } from '../core/common/error-message';
+import type { SubscriptionDocument } from '../core/decode/subscription-payload';
+import { decodeKinesisRecord, positionOf } from '../core/decode/kinesis';
 import type { InvocationContext } from '../shared/invocation';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 

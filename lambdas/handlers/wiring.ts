@@ -3,7 +3,7 @@ import type { Enricher } from '../adapters/enrich';
 import type { IncidentStore } from '../adapters/incident-store';
 import { Notifier, type NotifierOptions } from '../adapters/notifier';
 import { Publisher } from '../adapters/publish';
-import { clusterSettingsOf } from '../core/cluster';
+import { clusterSettingsOf } from '../core/decode/cluster';
 import type { FunctionDeps } from '../shared/invocation';
 import type { AnalyzerSettings } from '../shared/settings';
 

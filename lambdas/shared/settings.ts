@@ -6,10 +6,10 @@ import { ENV } from '../../contracts/names';
 import type { FunctionSettings } from '../../contracts/settings';
 import { isCompleteSettings } from '../../contracts/settings-check';
 import { SettingsError } from '../../contracts/settings-error';
-import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/delivery-limits';
-import type { HeadroomThresholds } from '../core/forecast';
-import type { KarpenterSources } from '../core/karpenter-source';
-import type { LifecyclePolicy } from '../core/lifecycle';
+import { DEFAULT_LIMITS, type DeliveryLimits } from '../core/incidents/delivery-limits';
+import type { HeadroomThresholds } from '../core/headroom/forecast';
+import type { KarpenterSources } from '../core/parse/karpenter-source';
+import type { LifecyclePolicy } from '../core/incidents/lifecycle';
 
 export { SettingsError };
 

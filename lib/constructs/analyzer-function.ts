@@ -46,15 +46,6 @@ export interface AnalyzerFunctionProps extends FunctionWiring {
 export const ANALYZER_LAZY_MODULES = ['analyzer-core', 'analyzer-aws', 'stream-analyzer'];
 
 /**
- * The envelope scanner (lambdas/core/envelope-index.ts, its automaton and generated fragments) loads
- * on the first delivery decoded (subscription-payload.ts, `envelopeScanner`; a control message
- * included) and inflates its automaton on the first with events, before the classifier half: a file
- * of its own, so that a cold start does not compile it and an execution environment that only ever
- * sees deliveries from log groups no cluster lists does not load the classifier half for it.
- */
-export const ANALYZER_LAZY_CORE_MODULES = ['envelope-index'];
-
-/**
  * What a batch without a finding runs, index.js and the classifier half, loads node:crypto only when
  * it is called (a finding's id, Powertools' debug sampling): see `DEFERRED_CRYPTO`.
  */
@@ -80,7 +71,6 @@ export class AnalyzerFunction extends Construct {
     const lambda = bundledFunction(this, {
       handlerFile: 'analyzer.ts',
       lazyModules: ANALYZER_LAZY_MODULES,
-      lazyCoreModules: ANALYZER_LAZY_CORE_MODULES,
       cryptoOnFirstUse: ANALYZER_CRYPTO_ON_FIRST_USE,
       description: 'karpenter-doctor analyzer: Karpenter logs and Kubernetes events in, findings out',
       environment: wiringEnvironment(props, 'analyzer'),

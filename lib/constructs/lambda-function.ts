@@ -40,15 +40,6 @@ export interface LambdaFunctionProps {
    */
   readonly lazyModules?: readonly string[];
   /**
-   * Modules of lambdas/core that the core itself `require`s on first use (`require('./<name>')`, as
-   * subscription-payload.ts requires the envelope scanner), bundled as files of their own beside
-   * index.js like `lazyModules`. Each is one file that index.js and every lazy module require, so
-   * the process holds one instance of it whichever bundle asks first. A function that does not
-   * list one bundles it inline, initialised on first use all the same.
-   * @default none
-   */
-  readonly lazyCoreModules?: readonly string[];
-  /**
    * The bundles (`index`, or names of `lazyModules`) in which `node:crypto` loads on its first call
    * rather than with the bundle (`DEFERRED_CRYPTO`): only bundles that run before the AWS SDK does,
    * and that use no more of node:crypto than that file provides (a bundle that does fails to build).
@@ -216,19 +207,15 @@ export interface LazyModule {
 }
 
 /**
- * Every function's lazy modules: its own (`lazyModules`, beside its handler, and `lazyCoreModules`,
- * in lambdas/core) and the zod schema of the settings (lambdas/shared/settings-schema.ts), which a
+ * Every function's lazy modules: its own (`lazyModules`, beside its handler) and the zod schema of the settings (lambdas/shared/settings-schema.ts), which a
  * function loads only when its settings file is not as the stack writes it
  * (contracts/settings-check.ts): every function reads its settings, and none needs zod to read them
  * as written.
  */
-export function lazyModulesOf(
-  props: Pick<LambdaFunctionProps, 'handlerFile' | 'lazyModules' | 'lazyCoreModules'>,
-): LazyModule[] {
+export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | 'lazyModules'>): LazyModule[] {
   const handlerDir = dirname(join('lambdas', 'handlers', props.handlerFile));
   return [
     ...(props.lazyModules ?? []).map((name) => ({ name, entry: join(handlerDir, `${name}.ts`) })),
-    ...(props.lazyCoreModules ?? []).map((name) => ({ name, entry: join('lambdas', 'core', `${name}.ts`) })),
     { name: 'settings-schema', entry: join('lambdas', 'shared', 'settings-schema.ts') },
   ];
 }

@@ -7,7 +7,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { AccountAccess, accountEnrichers } from '../../lambdas/adapters/accounts';
 import type { EnrichmentClients } from '../../lambdas/adapters/enrich';
-import { clusterSettingsOf } from '../../lambdas/core/cluster';
+import { clusterSettingsOf } from '../../lambdas/core/decode/cluster';
 
 const sts = mockClient(STSClient);
 const ec2 = mockClient(EC2Client);

@@ -10,9 +10,9 @@ import {
 import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import type { ClusterSettings } from '../../lambdas/core/cluster';
+import type { ClusterSettings } from '../../lambdas/core/decode/cluster';
 import { describeFailure, Enricher, type EnrichTarget } from '../../lambdas/adapters/enrich';
-import { buildFinding } from '../../lambdas/core/finding';
+import { buildFinding } from '../../lambdas/core/findings/finding';
 
 const ec2 = mockClient(EC2Client);
 const eks = mockClient(EKSClient);

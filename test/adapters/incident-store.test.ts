@@ -1,6 +1,6 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { MAX_EVENT_COUNTS, type EventCount, type Incident } from '../../lambdas/core/aggregate';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
+import { MAX_EVENT_COUNTS, type EventCount, type Incident } from '../../lambdas/core/incidents/aggregate';
+import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
 

@@ -3,7 +3,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { Publisher } from '../../lambdas/adapters/publish';
-import type { EventEntry } from '../../lambdas/core/events';
+import type { EventEntry } from '../../lambdas/core/findings/bus-entries';
 
 const sns = mockClient(SNSClient);
 const events = mockClient(EventBridgeClient);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { runCli } from '../support/cli';
-import { RULE_IDS } from '../../lambdas/core/rules';
+import { RULE_IDS } from '../../lambdas/core/recognise/rules';
 import { ROOT } from '../helpers';
 
 const run = runCli;

@@ -5,7 +5,7 @@ import { GetServiceQuotaCommand, ServiceQuotasClient } from '@aws-sdk/client-ser
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { runCli } from '../support/cli';
-import type { Finding } from '../../lambdas/core/finding';
+import type { Finding } from '../../lambdas/core/findings/finding';
 
 const ec2 = mockClient(EC2Client);
 const eks = mockClient(EKSClient);

@@ -1,5 +1,5 @@
 import { StreamingAnalyzer } from '../../lambdas/core/analyze';
-import { emptyInputStats } from '../../lambdas/core/input';
+import { emptyInputStats } from '../../lambdas/core/decode/local-input';
 import { readSources } from '../../bin/cli/read-sources';
 import { heapGrowthOf } from '../support/heap';
 

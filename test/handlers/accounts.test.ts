@@ -1,6 +1,6 @@
 import { PublishCommand } from '@aws-sdk/client-sns';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
-import { findingIdOf } from '../../lambdas/core/aggregate';
+import { findingIdOf } from '../../lambdas/core/incidents/aggregate';
 import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { ACCOUNT, testSettings } from '../support/aws';

@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
-import { findingIdOf } from '../../lambdas/core/aggregate';
+import { findingIdOf } from '../../lambdas/core/incidents/aggregate';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';

@@ -2,8 +2,8 @@ import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2ServiceException } from
 import { PublishCommand } from '@aws-sdk/client-sns';
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
-import type { Incident } from '../../lambdas/core/aggregate';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
+import type { Incident } from '../../lambdas/core/incidents/aggregate';
+import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
 import { testClients, testSettings } from '../support/aws';
 import { useHandlerHarness } from '../support/handler-harness';

@@ -1,7 +1,7 @@
 import { PublishCommand, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { gzipSync } from 'node:zlib';
-import { findingIdOf } from '../../lambdas/core/aggregate';
-import type { Finding } from '../../lambdas/core/finding';
+import { findingIdOf } from '../../lambdas/core/incidents/aggregate';
+import type { Finding } from '../../lambdas/core/findings/finding';
 import { analyzeDocument, handler, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { analyzeStream } from '../../lambdas/handlers/stream-analyzer';
 import { awslogsEvent, controlMessageEvent, kinesisEvent, subnetExhaustionLine } from '../support/awslogs';

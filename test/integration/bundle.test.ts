@@ -30,24 +30,10 @@ describe('the bundled analyzer', () => {
   });
 
   it('keeps the classifier, its rules and vocabularies out of the file a cold start loads', () => {
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/rules/');
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/classify.ts');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/recognise/rules/');
+    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/recognise/classify.ts');
     expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./analyzer-core")');
-    expect(readFileSync(join(dir, 'analyzer-core.js'), 'utf8')).toContain('lambdas/core/classify.ts');
-  });
-
-  it('keeps the envelope scanner out of the file a cold start loads: one file of its own that every half shares', () => {
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).not.toContain('lambdas/core/envelope-scan.ts');
-    expect(readFileSync(join(dir, 'index.js'), 'utf8')).toContain('require("./envelope-index")');
-    expect(readFileSync(join(dir, 'envelope-index.js'), 'utf8')).toContain('lambdas/core/envelope-scan.ts');
-    expect(readFileSync(join(dir, 'envelope-index.js'), 'utf8')).toContain(
-      'lambdas/core/envelope-fragments.generated.ts',
-    );
-    // The organisation stream's half decodes with its own copy of the decoder, and the same scanner.
-    for (const file of ['analyzer-core.js', 'analyzer-aws.js', 'stream-analyzer.js']) {
-      expect(readFileSync(join(dir, file), 'utf8')).not.toContain('lambdas/core/envelope-scan.ts');
-    }
-    expect(readFileSync(join(dir, 'stream-analyzer.js'), 'utf8')).toContain('require("./envelope-index")');
+    expect(readFileSync(join(dir, 'analyzer-core.js'), 'utf8')).toContain('lambdas/core/recognise/classify.ts');
   });
 
   it('keeps zod out of the file a cold start loads: the settings schema is a file of its own', () => {
@@ -78,7 +64,6 @@ describe('the bundled analyzer', () => {
         .then((result) => process.stdout.write(JSON.stringify({
           outcome: result.outcome,
           loaded: Object.keys(require.cache).filter((file) => /(analyzer-aws|settings-schema)\.js$/.test(file)).length,
-          scanner: Object.keys(require.cache).filter((file) => /envelope-index\.js$/.test(file)).length,
           crypto: process.moduleLoadList.includes('NativeModule crypto'),
         })));`;
     // From stdin, not `-e`: Node 20 loads node:crypto before an `-e` script runs, as it does not for a file.
@@ -96,6 +81,6 @@ describe('the bundled analyzer', () => {
         SETTINGS_FILE: variables.SETTINGS_FILE,
       },
     });
-    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0, scanner: 1, crypto: false });
+    expect(JSON.parse(child.stdout)).toEqual({ outcome: 'no-findings', loaded: 0, crypto: false });
   });
 });

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_FILTER_TERMS, defaultFilterPattern } from '../../lib/filter-pattern';
-import { classify } from '../../lambdas/core/classify';
-import { parseMessage } from '../../lambdas/core/parse';
-import { logRules } from '../../lambdas/core/rules';
+import { classify } from '../../lambdas/core/recognise/classify';
+import { parseMessage } from '../../lambdas/core/parse/parse-message';
+import { logRules } from '../../lambdas/core/recognise/rules';
 import { loadSamples, ROOT } from '../helpers';
 
 /**

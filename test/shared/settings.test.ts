@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../contracts/config';
 import { functionSettingsOf, serializeSettings } from '../../contracts/settings';
-import { clusterSettingsOf } from '../../lambdas/core/cluster';
+import { clusterSettingsOf } from '../../lambdas/core/decode/cluster';
 import { analyzerSettings, headroomSettings, remediatorSettings, SettingsError } from '../../lambdas/shared/settings';
 
 const base = { INCIDENT_TABLE_NAME: 'incidents', FINDINGS_TOPIC_ARN: 'arn:aws:sns:eu-west-1:111122223333:findings' };

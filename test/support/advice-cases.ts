@@ -1,10 +1,10 @@
-import type { Evidence } from '../../lambdas/core/aggregate';
+import type { Evidence } from '../../lambdas/core/incidents/aggregate';
 import { analyzeMessages } from '../../lambdas/core/analyze';
-import { RULE_IDS, type RuleId } from '../../lambdas/core/rules';
-import { emptyContext, type FindingContext } from '../../lambdas/core/context';
+import { RULE_IDS, type RuleId } from '../../lambdas/core/recognise/rules';
+import { emptyContext, type FindingContext } from '../../lambdas/core/findings/context';
 import type { Diagnosis } from '../../lambdas/core/advice/types';
-import { diagnose } from '../../lambdas/core/rules';
-import { buildFinding } from '../../lambdas/core/finding';
+import { diagnose } from '../../lambdas/core/recognise/rules';
+import { buildFinding } from '../../lambdas/core/findings/finding';
 import type { Entities } from '../../lambdas/core/model';
 import { loadSamples } from '../helpers';
 import { FIND_CONTROLLER } from '../../lambdas/core/advice/controller';

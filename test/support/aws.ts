@@ -8,9 +8,9 @@ import { ServiceQuotasClient } from '@aws-sdk/client-service-quotas';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { STSClient } from '@aws-sdk/client-sts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_LIMITS } from '../../lambdas/core/digest';
-import { DEFAULT_SOURCES } from '../../lambdas/core/karpenter-source';
-import { DEFAULT_POLICY } from '../../lambdas/core/lifecycle';
+import { DEFAULT_LIMITS } from '../../lambdas/core/incidents/digest';
+import { DEFAULT_SOURCES } from '../../lambdas/core/parse/karpenter-source';
+import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import type { AnalyzerSettings } from '../../lambdas/shared/settings';
 

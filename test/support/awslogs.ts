@@ -1,4 +1,4 @@
-import { encodeSubscriptionData } from '../../lambdas/core/subscription-payload';
+import { encodeSubscriptionData } from '../../lambdas/core/decode/subscription-payload';
 
 export interface AwslogsOptions {
   logGroup?: string;

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { LogRecord } from '../../lambdas/core/model';
-import { parseMessage } from '../../lambdas/core/parse';
-import { logRules } from '../../lambdas/core/rules';
+import { parseMessage } from '../../lambdas/core/parse/parse-message';
+import { logRules } from '../../lambdas/core/recognise/rules';
 import { loadSamples, ROOT } from '../helpers';
 
 /**

@@ -3,7 +3,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from 
 import { PublishCommand, SNSClient, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
-import type { Finding } from '../../lambdas/core/finding';
+import type { Finding } from '../../lambdas/core/findings/finding';
 import type { FunctionDeps } from '../../lambdas/shared/invocation';
 import { ACCOUNT, REGION, testClients, testObservability } from './aws';
 import { startDynalite, type LocalDynamo } from './dynalite';

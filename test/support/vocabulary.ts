@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RULE_IDS } from '../../lambdas/core/rules';
+import { RULE_IDS } from '../../lambdas/core/recognise/rules';
 import { rulesOf } from '../helpers';
 
 /** One mined Karpenter message template (test/fixtures/vocabulary/karpenter-messages.jsonl). */

@@ -1,4 +1,4 @@
-import type { FindingContext } from '../context';
+import type { FindingContext } from '../findings/context';
 import type { Entities } from '../model';
 import { controllerLocation, type ControllerLocation } from './controller';
 import { shellArg } from './shell';

@@ -1,6 +1,6 @@
-import type { NodegroupFacts } from '../context';
+import type { NodegroupFacts } from '../findings/context';
 import { shellArg } from './shell';
-import { planRaise, raiseCommands, type GroupState } from '../group-raise';
+import { planRaise, raiseCommands, type GroupState } from '../plans/group-raise';
 
 /** How a node group should be raised so the Karpenter controller fits, from its live sizes. */
 export interface SizingAdvice {

@@ -1,4 +1,4 @@
-import type { SubnetFacts } from '../context';
+import type { SubnetFacts } from '../findings/context';
 
 /** Names the other Karpenter subnets that still have room, so the reader knows which zones can still launch. */
 export function roomElsewhere(facts: SubnetFacts[], failing: string[]): string {

@@ -1,7 +1,7 @@
 import type { ActionId } from '../../../contracts/remediation';
-import type { FindingContext } from '../context';
+import type { FindingContext } from '../findings/context';
 import type { Entities } from '../model';
-import type { RuleId } from '../rules/ids';
+import type { RuleId } from '../recognise/rules/ids';
 
 export interface RemediationStep {
   title: string;

@@ -6,8 +6,8 @@ import {
   UNVERIFIED_QUOTA_CODES,
   vcpuLimitIn,
 } from '../../../lambdas/core/advice/quota-family';
-import { emptyContext } from '../../../lambdas/core/context';
-import { diagnose } from '../../../lambdas/core/rules';
+import { emptyContext } from '../../../lambdas/core/findings/context';
+import { diagnose } from '../../../lambdas/core/recognise/rules';
 
 describe('quotaBucketOf', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { adviseGroupRaise } from '../../../lambdas/core/advice/sizing';
-import type { NodegroupFacts } from '../../../lambdas/core/context';
+import type { NodegroupFacts } from '../../../lambdas/core/findings/context';
 
 const selfManaged = (minSize?: number, desiredSize?: number, maxSize?: number): NodegroupFacts => ({
   name: 'system',

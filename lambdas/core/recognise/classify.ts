@@ -1,0 +1,316 @@
+import {
+  conditionStatements,
+  isFailing,
+  isRecoveryEvent,
+  NODE_CONDITION_PHRASES,
+  TRANSITION_GATES,
+  TRUE_IS_FAILING,
+} from './conditions';
+import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
+import type { Entities, LogRecord, Signal } from '../model';
+import { logRules, type LogRule, type RuleId } from './rules';
+import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
+import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
+import { SubstringMatcher } from './substring-matcher';
+import { PLACEMENT_MARKERS } from '../incidents/resolution';
+import { FAILURE_MARKERS, isKlogError } from './unrecognised';
+
+/**
+ * What the classifier derives from the rules and the vocabularies, built on first use rather than at
+ * import, so a cold start that sees no record worth parsing never pays for it.
+ */
+interface Tables {
+  matchers: Array<LogRule['recognition'] & { rule: RuleId }>;
+  schedulingRules: ReadonlySet<RuleId>;
+  conditions: Map<
+    string,
+    Array<{ rule: RuleId; type: string; kinds?: readonly string[]; reasons?: readonly string[] }>
+  >;
+  clausesByFirstFragment: Map<string, Array<{ rule: RuleId; clause: readonly string[] }>>;
+  patternsByGate: Map<string, Array<{ rule: RuleId; gate: string; pattern: RegExp }>>;
+  fragmentSet: ReadonlySet<string>;
+  fragmentMatcher: SubstringMatcher;
+  /** The fragments that tell a record may classify: what the prefilters look for. */
+  telling: readonly string[];
+  specificCapacityCauses: readonly RuleId[];
+  capacityFragments: ReadonlySet<string>;
+  supersedes: Map<RuleId, readonly RuleId[]>;
+}
+
+let tablesMemo: Tables | undefined;
+const tables = (): Tables => (tablesMemo ??= buildTables());
+
+function buildTables(): Tables {
+  const matchers = logRules().map(({ info, recognition }) => ({ rule: info.id, ...recognition }));
+  const conditions = groupBy(
+    matchers.flatMap((matcher) =>
+      (matcher.conditions ?? []).map(({ type, kinds, reasons }) => ({ rule: matcher.rule, type, kinds, reasons })),
+    ),
+    ({ type }) => type,
+  );
+  const fragments = [
+    ...new Set([
+      ...matchers.flatMap((matcher) => [...matcher.clauses.flat(), ...(matcher.patterns ?? []).map((p) => p.gate)]),
+      ...SCHEDULING_FAILURE_FRAGMENTS,
+      ...TRANSITION_GATES,
+      ...Object.keys(NODE_CONDITION_PHRASES),
+    ]),
+  ].sort((a, b) => b.length - a.length);
+  return {
+    matchers,
+    schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
+    conditions,
+    clausesByFirstFragment: groupBy(
+      matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
+      ({ clause }) => clause[0]!,
+    ),
+    patternsByGate: groupBy(
+      matchers.flatMap((matcher) =>
+        (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+      ),
+      ({ gate }) => gate,
+    ),
+    fragmentSet: new Set(fragments),
+    fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
+    telling: tellingFragments(matchers, conditions),
+    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
+    capacityFragments: new Set(
+      matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
+    ),
+    supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
+  };
+}
+
+function someIn(found: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {
+  for (const item of found) if (wanted.has(item)) return true;
+  return false;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const group = groups.get(key(item));
+    if (group) group.push(item);
+    else groups.set(key(item), [item]);
+  }
+  return groups;
+}
+
+/** Classifies one record into zero or more signals: one per distinct rule it shows. */
+export function classify(record: LogRecord): Signal[] {
+  const { fragmentMatcher, fragmentSet, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
+    tables();
+  // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
+  const hits = fragmentMatcher.findAll(record.text);
+  if (!someIn(hits, fragmentSet)) return [];
+  // Lower-cased only for the few records a pattern or a transition is looked for in.
+  let lower: string | undefined;
+  const rules = new Set<RuleId>();
+  // Only the clauses and patterns a found fragment opens are checked, not every rule's.
+  for (const fragment of hits) {
+    const clauses = clausesByFirstFragment.get(fragment);
+    if (clauses !== undefined) {
+      for (const { rule, clause } of clauses) {
+        if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+      }
+    }
+    const patterns = patternsByGate.get(fragment);
+    if (patterns !== undefined) {
+      for (const { rule, pattern } of patterns) {
+        if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
+      }
+    }
+  }
+  applyPolarity(rules, record, lower, hits);
+  dropGenericCapacityWrapper(rules, hits);
+  if (rules.size > 0) {
+    for (const rule of rules) for (const general of supersedes.get(rule) ?? []) rules.delete(general);
+  }
+  const schedulingFailure = isSchedulingFailure(hits);
+  if (rules.size === 0 && !schedulingFailure) return [];
+
+  const entities = extractEntities(record, hits);
+  if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
+    // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
+    // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
+    for (const rule of schedulingRules) rules.delete(rule);
+    rules.add('karpenter-controller-unschedulable');
+  }
+  const signals: Signal[] = [];
+  for (const rule of rules) signals.push({ rule, entities: entitiesFor(rule, entities), record });
+  return signals;
+}
+
+/**
+ * Karpenter wraps several fleet errors as "insufficient capacity" (VcpuLimitExceeded,
+ * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
+ * specific cause is present, the specific cause is the diagnosis.
+ */
+function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string>): void {
+  if (!rules.has('insufficient-instance-capacity')) return;
+  const { specificCapacityCauses, capacityFragments } = tables();
+  const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
+  const onlyWrapper = [...hits].every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
+  if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
+}
+
+const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
+
+/**
+ * A condition stated failing adds its rule (`Type: SubnetsReady, Status: True -> False`,
+ * `NodeHasDiskPressure`); a condition stated healthy, and not also failing, removes the rule of that
+ * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
+ * recovery yields nothing.
+ */
+function applyPolarity(
+  rules: Set<RuleId>,
+  record: LogRecord,
+  lowerText: string | undefined,
+  hits: ReadonlySet<string>,
+): void {
+  if (isRecoveryEvent(record)) {
+    rules.clear();
+    return;
+  }
+  const transition = TRANSITION_GATES.some((gate) => hits.has(gate));
+  const phrases = [...hits].flatMap((fragment) => {
+    const phrase = NODE_CONDITION_PHRASES[fragment];
+    return phrase ? [phrase] : [];
+  });
+  const statements = conditionStatements(record, lowerText, transition, phrases);
+  if (statements.length === 0) return;
+  const failing = new Set<RuleId>();
+  const healthy = new Set<RuleId>();
+  for (const { type, status, kind, reason } of statements) {
+    const rule = conditionRule(type, reason, kind);
+    if (!rule) continue;
+    if (isFailing(type, status)) failing.add(rule);
+    else if (status !== 'unknown') healthy.add(rule);
+  }
+  for (const rule of healthy) if (!failing.has(rule)) rules.delete(rule);
+  for (const rule of failing) rules.add(rule);
+}
+
+/**
+ * The rule a condition type means: the entry for its reason, else the one for the object's kind,
+ * else the plain one. An entry narrowed to other reasons never applies.
+ */
+function conditionRule(type: string, reason: string | undefined, kind: string | undefined): RuleId | undefined {
+  const entries = (tables().conditions.get(type) ?? []).filter(
+    (entry) => !entry.reasons || (reason !== undefined && entry.reasons.includes(reason)),
+  );
+  return (
+    entries.find((entry) => entry.reasons) ??
+    entries.find((entry) => kind !== undefined && entry.kinds?.includes(kind)) ??
+    entries.find((entry) => !entry.kinds)
+  )?.rule;
+}
+
+const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>
+  SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment));
+
+/** Karpenter's own pods are the subject of the controller rule; other signals keep every entity. */
+function entitiesFor(rule: RuleId, entities: Entities): Entities {
+  if (rule !== 'karpenter-controller-unschedulable') return entities;
+  const pods = (entities.pods ?? []).filter(isKarpenterPod);
+  return {
+    ...entities,
+    pods,
+    workloads: (entities.workloads ?? []).filter((w) => /\/karpenter(?:-controller)?$/.test(w)),
+  };
+}
+
+type Matcher = LogRule['recognition'] & { rule: RuleId };
+
+/**
+ * A record can only classify through a clause whose fragments are all present, a pattern's gate, a
+ * scheduling failure or a condition turning False: one fragment stands for each clause (its longest,
+ * the most telling), and the prefilters look for those.
+ */
+function tellingFragments(matchers: readonly Matcher[], conditions: Map<string, unknown>): string[] {
+  return [
+    ...new Set([
+      ...matchers.flatMap((matcher) => [
+        ...matcher.clauses.map((clause) => clause.reduce((a, b) => (b.length > a.length ? b : a))),
+        ...(matcher.patterns ?? []).map((p) => p.gate),
+      ]),
+      ...SCHEDULING_FAILURE_FRAGMENTS,
+      '-> false',
+      // A condition that fails when True (DiskPressure) fires on `-> True`: its name is the telling part.
+      ...matchers
+        .flatMap((matcher) => matcher.conditions ?? [])
+        .map(({ type }) => type)
+        .filter((type) => TRUE_IS_FAILING.has(type)),
+      // Phrases that state a node condition failing (`KubeletNotReady` in a describe row).
+      ...Object.entries(NODE_CONDITION_PHRASES)
+        .filter(([, [type, status]]) => isFailing(type, status) && conditions.has(type))
+        .map(([phrase]) => phrase),
+    ]),
+  ];
+}
+
+/** All fragments of all rules and the entity gates: what the classifier's automaton looks for. */
+export const fragments = (): readonly string[] => tables().fragmentMatcher.patterns;
+
+/** Every raw form of the telling fragments: what `mayClassify` looks for (case-insensitively). */
+export const prefilterFragments = (): readonly string[] => [...new Set(tables().telling.flatMap(rawForms))];
+
+/** `fragments` and every raw form of the failure markers: what `worthParsing` looks for. */
+const withFailureMarkers = (fragments: readonly string[]): string[] => [
+  ...new Set([...fragments, ...FAILURE_MARKERS.flatMap(rawForms)]),
+];
+
+let prefilterMatcher: SubstringMatcher | undefined;
+let worthParsingMatcher: SubstringMatcher | undefined;
+let parseOrPlaceMatcher: SubstringMatcher | undefined;
+
+/**
+ * A cheap test on the raw message, before any parsing: false when no rule can possibly match it, so
+ * the healthy bulk is never parsed. Fragments are matched on record text (JSON escapes undone), so
+ * the raw message is searched for every form an encoder can write each fragment in (`rawForms`).
+ */
+export function mayClassify(raw: string): boolean {
+  return (prefilterMatcher ??= new SubstringMatcher(prefilterFragments())).test(raw);
+}
+
+/**
+ * A record is parsed when a rule may match it or when it is failure-shaped (error level, Warning
+ * event, error field, AWS error), so that failures no rule knows are counted (unrecognised.ts).
+ */
+export function worthParsing(raw: string): boolean {
+  return (
+    (worthParsingMatcher ??= new SubstringMatcher(withFailureMarkers(prefilterFragments()))).test(raw) ||
+    isKlogError(raw) ||
+    raw.startsWith('Warning ')
+  );
+}
+
+/** The pipeline's prefilter: `worthParsing`, or a line that may place a pod (its markers, case ignored). */
+export function worthParsingOrPlacement(raw: string): boolean {
+  return (
+    isKlogError(raw) ||
+    raw.startsWith('Warning ') ||
+    (parseOrPlaceMatcher ??= new SubstringMatcher([
+      ...new Set([...withFailureMarkers(prefilterFragments()), ...PLACEMENT_MARKERS]),
+    ])).test(raw)
+  );
+}
+
+const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
+
+/**
+ * The forms a fragment can take in a raw line: as it is, or with an escapable character written as an
+ * escape — once escaped in a JSON line, twice in a Fluent Bit record around a JSON line. An encoder
+ * writes every occurrence of a character in one string the same way, so the forms vary by character.
+ */
+export function rawForms(fragment: string): string[] {
+  const chars = [...ESCAPABLE].filter((char) => fragment.includes(char));
+  if (chars.length === 0) return [fragment];
+  let choices: Array<Map<string, string>> = [new Map()];
+  for (const char of chars) {
+    const code = char.charCodeAt(0).toString(16).padStart(4, '0');
+    const variants = [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`];
+    choices = choices.flatMap((choice) => variants.map((variant) => new Map([...choice, [char, variant]])));
+  }
+  return choices.map((choice) => [...fragment].map((char) => choice.get(char) ?? char).join(''));
+}

@@ -1,0 +1,145 @@
+import { CONTROLLER_RESTART_NOTE, HELM_OWNED_NOTE } from '../../advice/side-effects';
+import { helmSet } from '../../advice/controller';
+import { shellArg } from '../../advice/shell';
+import { FIND_CONTROLLER } from '../../advice/controller';
+import { DOCS } from '../../advice/docs-links';
+import type { Entities } from '../../model';
+import { anyOf, defineRule } from './types';
+
+/**
+ * Only the AWS Pricing API is out of reach: every endpoint and every SDK operation the evidence names
+ * is the Pricing API's, and at least one is. Karpenter's pricing controller (providers.pricing) then
+ * keeps the on-demand prices built into its release and reconciles again in 12 hours; launches go on.
+ * Spot prices come from EC2 (DescribeSpotPriceHistory), so an EC2 endpoint among them is not this.
+ */
+export function pricingOnly(entities: Entities): boolean {
+  const endpoints = entities.endpoints ?? [];
+  const operations = (entities.iamActions ?? []).filter((action) => !action.includes('*'));
+  const named = [...endpoints.map((e) => PRICING_ENDPOINT.test(e)), ...operations.map((o) => o.startsWith('pricing:'))];
+  return named.length > 0 && named.every(Boolean);
+}
+
+/** `api.pricing.<region>.amazonaws.com[.cn]`, and the older `pricing.<region>.amazonaws.com`. */
+const PRICING_ENDPOINT = /^(?:api\.)?pricing\.[a-z0-9-]{1,30}\.amazonaws\.com(?:\.cn)?$/;
+
+export default defineRule({
+  info: {
+    id: 'aws-api-unreachable',
+    title: 'Karpenter cannot reach AWS APIs or the cluster endpoint',
+    severity: 'high',
+    source: 'beyond',
+    family: 'aws-access',
+    emittedBy: 'logs',
+    recognises: 'send request failed / i/o timeout to AWS endpoints, cluster endpoint not resolved',
+  },
+  recognition: {
+    clauses: [
+      ...anyOf(
+        'send request failed',
+        'request send failed',
+        'unable to detect the cluster endpoint',
+        'failed to resolve cluster endpoint',
+        'could not find region',
+        'missingregion',
+        'requesterror:',
+      ),
+      ['amazonaws.com', 'i/o timeout'],
+      ['amazonaws.com', 'dial tcp'],
+      ['amazonaws.com', 'no such host'],
+      ['amazonaws.com', 'connection refused'],
+      ['amazonaws.com', 'tls handshake timeout'],
+      ['amazonaws.com', 'context deadline exceeded'],
+    ],
+  },
+  // A Pricing API out of reach is a cost question, not an outage: Karpenter launches on built-in prices.
+  severity: (entities) => (pricingOnly(entities) ? 'low' : 'high'),
+  diagnose: (f) => {
+    const where = f.controller();
+    const ns = shellArg(where.namespace);
+    const endpoints = f.all('endpoints');
+    const find = where.known ? [] : [FIND_CONTROLLER];
+    if (pricingOnly(f.input.entities)) {
+      const named = endpoints.length ? f.list('endpoints') : f.list('iamActions');
+      return {
+        diagnosis:
+          `Only the AWS Pricing API is out of reach (${named}); EC2 and the other APIs Karpenter launches with are not named. ` +
+          `This does not stop provisioning: Karpenter keeps the on-demand prices built into its release (and reads Spot prices ` +
+          `from EC2), so launches and consolidation go on with prices that may be out of date while it keeps retrying. ` +
+          `The Pricing API has no VPC endpoint and is served from a few regions only (us-east-1, eu-central-1, ap-south-1, ` +
+          `cn-northwest-1), so a cluster without internet egress cannot reach it; the documented fix is to tell Karpenter ` +
+          `so: settings.isolatedVPC=true stops the Pricing API calls. Severity low: nothing fails to launch because of it.`,
+        remediation: [
+          {
+            title: 'Tell Karpenter the VPC is isolated',
+            detail: `With isolatedVPC Karpenter stops calling the Pricing API and uses its built-in prices. ${HELM_OWNED_NOTE} ${CONTROLLER_RESTART_NOTE}`,
+            commands: [...find, ...helmSet(where, { 'settings.isolatedVPC': 'true' })],
+          },
+        ],
+        docs: [DOCS.privateClusters, DOCS.karpenterTroubleshooting],
+      };
+    }
+    return {
+      diagnosis:
+        `Karpenter cannot reach${endpoints.length ? ` ${f.list('endpoints')}` : ' AWS APIs or the cluster endpoint'}: ` +
+        `requests time out or credentials cannot be fetched. In private clusters this means a missing VPC endpoint ` +
+        `or a security group that blocks it; elsewhere, IRSA or Pod Identity is misconfigured.`,
+      remediation: [
+        {
+          title: 'Do this now: check the VPC endpoints of the cluster VPC',
+          detail:
+            'A private cluster needs interface endpoints for ec2, ecr.api, ecr.dkr, sts, ssm, sqs (the interruption queue) and eks (eks-auth for Pod Identity), a gateway endpoint for s3 (image layers), each with private DNS and a security group that admits HTTPS from the nodes; the controller then needs settings.clusterEndpoint and settings.isolatedVPC=true (no Pricing API), and the EC2NodeClass an instanceProfile or role that needs no iam endpoint (create the instance profile yourself and set spec.instanceProfile).',
+          commands: [
+            `aws eks describe-cluster --name ${f.cluster} --query 'cluster.resourcesVpcConfig'${f.region}`,
+            `aws ec2 describe-vpc-endpoints --filters Name=vpc-id,Values=<vpc-id> --query 'VpcEndpoints[].[ServiceName,VpcEndpointType,PrivateDnsEnabled]' --output table${f.region}`,
+          ],
+        },
+        {
+          title: 'Add the endpoints that are missing',
+          detail:
+            'Interface endpoints per service (repeat for each missing one), and the S3 gateway on the route tables of the node subnets.',
+          commands: [
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Interface --service-name com.amazonaws.${f.input.region ? shellArg(f.input.region) : '<region>'}.sts --subnet-ids <subnet-id> --security-group-ids <security-group-id> --private-dns-enabled${f.region}`,
+            `aws ec2 create-vpc-endpoint --vpc-id <vpc-id> --vpc-endpoint-type Gateway --service-name com.amazonaws.${f.input.region ? shellArg(f.input.region) : '<region>'}.s3 --route-table-ids <route-table-id>${f.region}`,
+          ],
+        },
+        {
+          title: 'Check the controller identity',
+          detail:
+            'With IRSA the service account carries eks.amazonaws.com/role-arn; with Pod Identity an association exists for it.',
+          commands: [
+            ...find,
+            `kubectl -n ${ns} get serviceaccount ${shellArg(where.deployment)} -o yaml`,
+            `aws eks list-pod-identity-associations --cluster-name ${f.cluster} --namespace ${ns}${f.region}`,
+          ],
+        },
+      ],
+      docs: [DOCS.privateClusters, DOCS.karpenterTroubleshooting],
+    };
+  },
+  examples: {
+    fires: [
+      {
+        line: '{"level":"ERROR","message":"failed listing instance types","error":"operation error EC2: DescribeInstanceTypes, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post \\"https://ec2.us-east-1.amazonaws.com/\\": dial tcp 10.0.0.1:443: i/o timeout"}',
+        source:
+          "constructed from the AWS SDK for Go v2 retry error 'operation error %s: %s, exceeded maximum number of attempts, %d, … request send failed, …'",
+      },
+      {
+        line: '2021-12-05T14:21:22.474Z        ERROR   controller.controller.metrics   Reconciler error        {"commit": "84b683b", "reconciler group": "karpenter.sh", "reconciler kind": "Provisioner", "name": "default", "namespace": "", "error": "fetching instance types using ec2.DescribeInstanceTypes, WebIdentityErr: failed to retrieve credentials\\ncaused by: RequestError: send request failed\\ncaused by: Post \\"https://sts.eu-west-1.amazonaws.com/\\": dial tcp: i/o timeout"}',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/920 (test/fixtures/karpenter-samples.jsonl ref-002)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2026-11-28T02:14:07.412Z","logger":"controller","message":"Reconciler error","commit":"6e7eab7","controller":"providers.pricing","namespace":"","name":"","reconcileID":"5f0c2f5e-8a1b-4c3d-9e7f-2a6b8c0d1e3f","error":"updating pricing, retreiving on-demand pricing data, getting pricing data, operation error Pricing: GetProducts, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post \\"https://api.pricing.us-east-1.amazonaws.com/\\": dial tcp 52.94.231.18:443: i/o timeout"}',
+        source:
+          'constructed from aws/karpenter-provider-aws@v1.14.1:pkg/controllers/providers/pricing/controller.go ("updating pricing, %w") and pkg/providers/pricing/pricing.go ("retreiving on-demand pricing data, %w", "getting pricing data, %w") around the AWS SDK for Go v2 retry error',
+      },
+    ],
+    silent: [
+      {
+        line: 'karpenter-f4d59d8ff-nvf9v controller 2022-04-22T22:55:03.625Z\tDEBUG\tcontroller\tDiscovered EC2 instance types zonal offerings\t{"commit": "64fe6ef"}',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/pull/1715 (test/fixtures/karpenter-samples.jsonl ref-041)',
+      },
+    ],
+  },
+});

@@ -1,0 +1,76 @@
+import { DOCS } from '../../advice/docs-links';
+import { anyOf, defineRule } from './types';
+
+export default defineRule({
+  info: {
+    id: 'nodeclass-not-ready',
+    title: 'NodePool or EC2NodeClass is missing or not ready',
+    severity: 'critical',
+    source: 'beyond',
+    family: 'configuration',
+    emittedBy: 'logs',
+    recognises: '"no nodepools found", "ignoring nodepool, not ready", EC2NodeClass not found / not ready',
+    keyEntity: 'nodeclasses',
+  },
+  recognition: {
+    clauses: [
+      ...anyOf(
+        'no nodepools found',
+        'no provisioners found',
+        'ignoring nodepool',
+        'ignoring provisioner',
+        'nodeclassnotready',
+        'resolving node class',
+        'resolving nodeclass',
+      ),
+      ['ec2nodeclass', 'not found'],
+      ['nodeclass', 'not ready'],
+      ['awsnodetemplate', 'not found'],
+    ],
+    conditions: [
+      { type: 'ready' },
+      { type: 'instanceprofileready' },
+      { type: 'nodeclassready' },
+      // validation waits for the other conditions; its own failures are resource-validation-failed
+      { type: 'validationsucceeded', reasons: ['dependenciesnotready'] },
+    ],
+  },
+  diagnose: (f) => ({
+    diagnosis:
+      `Karpenter has no usable NodePool${f.where('nodeclasses', ': EC2NodeClass')}${f.paren('nodepools', 'NodePool')} ` +
+      `is missing or not ready, so no nodes can be launched for it.`,
+    remediation: [
+      {
+        title: 'See which NodePool and EC2NodeClass are not ready, and why',
+        detail: 'The Ready condition message names the missing subnets, security groups, AMIs or instance profile.',
+        commands: [
+          'kubectl get nodepools,ec2nodeclasses',
+          `kubectl describe ec2nodeclass ${f.first('nodeclasses', '<ec2nodeclass-name>')}`,
+          'kubectl get nodepools -o jsonpath=\'{range .items[*]}{.metadata.name}{" -> "}{.spec.template.spec.nodeClassRef.name}{"\\n"}{end}\'',
+        ],
+      },
+    ],
+    docs: [DOCS.karpenterNodeClasses, DOCS.karpenterNodePools],
+  }),
+  examples: {
+    fires: [
+      {
+        line: '{"involvedObject":{"kind":"NodePool","name":"default"},"reason":"Ready","message":"Status condition transitioned, Type: Ready, Status: True -> False, Reason: NodeClassNotReady"}',
+        source:
+          "constructed from Karpenter v1's status condition event template 'Status condition transitioned, Type: %s, Status: %s -> %s, Reason: %s'",
+      },
+      {
+        line: '{"level":"ERROR","time":"2024-05-28T20:49:19.963Z","logger":"controller.disruption","message":"listing instance types for default, resolving node class, EC2NodeClass.karpenter.k8s.aws \\"default\\" not found","commit":"17dd42b"}',
+        source:
+          'https://github.com/aws/karpenter-provider-aws/issues/6292 (test/fixtures/karpenter-samples.jsonl ref-022)',
+      },
+    ],
+    silent: [
+      {
+        line: '{"involvedObject":{"kind":"EC2NodeClass","name":"default"},"reason":"Ready","message":"Status condition transitioned, Type: Ready, Status: Unknown -> True, Reason: Ready"}',
+        source:
+          "constructed from Karpenter v1's status condition event template 'Status condition transitioned, Type: %s, Status: %s -> %s, Reason: %s'",
+      },
+    ],
+  },
+});
