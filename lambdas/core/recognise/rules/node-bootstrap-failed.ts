@@ -58,6 +58,105 @@ export default defineRule({
         'unknown parameter in userdata k8s settings',
       ),
       ['config provider at index', 'failed'],
+      // nodeadm (AL2023): its own errors, and its systemd units failing (systemd shortens unit names on the
+      // console: `nodeadm-co.service`), or its binary refused (`(nodeadm)[pid]: … Failed to locate executable`)
+      ...anyOf(
+        'failed to start nodeadm',
+        'dependency failed for nodeadm',
+        'dependency failed for eks nodeadm',
+        'failed to locate executable /usr/bin/nodeadm',
+        'failed to decode node config',
+        'no config in chain',
+        'cluster id must be provided for outposts',
+        'reservation or instance not found',
+        'no instance found for type:',
+      ),
+      ['nodeadm', 'command failed'],
+      ['nodeadm', 'must run as root'],
+      ['nodeadm-config.service', 'status=1/failure'],
+      ['nodeadm-run.service', 'status=1/failure'],
+      ['nodeadm-config.service', 'failed with result'],
+      ['nodeadm-run.service', 'failed with result'],
+      // nodeadm's AWS SDK retrying EC2/DescribeInstances: the instance cannot reach EC2 while it bootstraps
+      // (the journal's `nodeadm[pid]:` ident is parsed off, so the request names it, not the ident)
+      ...anyOf('retrying request ec2/describeinstances'),
+      ['nodeadm', 'retrying request ec2/'],
+      ['failed to decode', '(wrong kind)'],
+      // the kubelet unit: systemd's start failure and a kubelet that exits on its flags (removed in a newer
+      // Kubernetes: --container-runtime in 1.27, --cloud-provider=aws in 1.30)
+      ...anyOf(
+        'failed to start kubelet',
+        'dependency failed for kubelet',
+        'failed to parse kubelet flag',
+        'unable to reconcile node with api server',
+        'unable to construct v1.node object for kubelet',
+        'failed to get instances from cloud provider',
+        'failed to get zone from cloud provider',
+        'error getting the current node from lister',
+        "not found in the host's network interfaces",
+        'failed to validate nodeip',
+        'built-in cloud providers are disabled',
+        'kubelet cannot get node info',
+        // NodeRestriction refusing the labels or taints the user data gives the kubelet (plugin/pkg/admission/noderestriction)
+        'is not allowed to set the following labels',
+        'is not allowed to modify labels',
+        'is not allowed to modify taints',
+      ),
+      ['kubelet', 'unknown flag: --'],
+      ['failed to get node', 'owner ref to the node lease'],
+      // the kubelet's client certificate (certificate_manager.go); refused credentials are node-join-unauthorized
+      ['failed while requesting a signed certificate'],
+      // the container runtime's unit at boot (systemd Description "containerd container runtime")
+      ['failed to start containerd container runtime'],
+      ['failed to start', 'bottlerocket'],
+      ['kubelet.service', 'status=1/failure'],
+      ['kubelet.service', 'failed with result'],
+      // the node lease the kubelet never created (`kubectl describe node`: "Lease: Failed to get lease")
+      ['failed to get lease', 'leases.coordination.k8s.io'],
+      // AL2 user data on an AMI without /etc/eks/bootstrap.sh (AL2023, Ubuntu, Bottlerocket), in bash and dash wording
+      ['/etc/eks/bootstrap.sh', 'no such file'],
+      ['/etc/eks/bootstrap.sh', 'not found'],
+      ['/etc/eks/bootstrap.sh', 'permission denied'],
+      // AL2 bootstrap.sh's own errors (`log "ERROR: …"` under the [eks-bootstrap] tag)
+      ['[eks-bootstrap]', 'error:'],
+      ...anyOf(
+        'containerd is the only supported container runtime',
+        'invalid --ip-family',
+        'cluster id is required when local outpost support is enabled',
+      ),
+      // cloud-init: the user-data script exited non-zero (util.py), or the scripts_user module failed
+      ...anyOf(
+        'failed running /var/lib/cloud/instance/scripts',
+        'failed to run module scripts-user',
+        'failed to run module scripts_user',
+      ),
+      ['cc_scripts_user', ') failed'],
+      // Bottlerocket: early-boot-config and its providers, the settings API refusing user data, pluto
+      // (settings generated from EKS and EC2), sundog, and the units of the boot chain failing
+      ['error patching', '/settings'],
+      ['when patching /settings', 'status 4'],
+      ...anyOf(
+        "failed to start provider '",
+        'unable to serialize settings from instance user data',
+        'found multiple user data files in',
+        'error describing cluster:',
+        'timed-out waiting for eks describe cluster api response',
+        'timed out retrieving private dns name from ec2',
+        'failed to set generated settings',
+        'unable to deserialize input json into model',
+        'failed to start bottlerocket userdata configuration system',
+        'failed to start user-specified setting generators',
+        'failed to start applies settings to create config files',
+        'failed to start bottlerocket api server',
+        'failed to start datastore creator',
+        'dependency failed for bottlerocket',
+        'dependency failed for user-specified setting generators',
+        'dependency failed for applies settings',
+      ),
+      ["provider '", "' failed:"],
+      ['missing field', 'in eks response'],
+      ['early-boot-config', 'provider error'],
+      ['early-boot-config', 'error deserializing'],
     ],
     // A NodePool whose nodes launched but never registered (Karpenter v1.1+); other reasons carry a launch error.
     conditions: [{ type: 'noderegistrationhealthy', reasons: ['registrationfailed'] }],
@@ -115,6 +214,105 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'FAILED Failed to start nodeadm-co.service - EKS Nodeadm Config.',
+        source:
+          'https://github.com/awslabs/amazon-eks-ami/issues/2426 (train-261, console status line, unit name truncated by systemd)',
+      },
+      {
+        line: 'Feb 02 03:47:49 localhost systemd[1]: Failed to start nodeadm-config.service - EKS Nodeadm Config.',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/2123 (train-262)',
+      },
+      {
+        line: 'Feb 02 03:47:49 localhost (nodeadm)[1748]: nodeadm-config.service: Failed to locate executable /usr/bin/nodeadm: Permission denied',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/2123 (train-263)',
+      },
+      {
+        line: 'Apr 16 03:23:28 host-name-eks-1111 cloud-init[4607]: Apr 16 03:23:28 cloud-init[4607]: util.py[WARNING]: Failed running /var/lib/cloud/instance/scripts/runcmd [1]',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/442 (train-264)',
+      },
+      {
+        line: '"command failed" err="failed to parse kubelet flag: unknown flag: --container-runtime"',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/1398 (train-260)',
+      },
+      {
+        line: '[FAILED] Failed to start Kubelet.',
+        source: 'https://github.com/bottlerocket-os/bottlerocket/issues/3630 (train-268)',
+      },
+      {
+        line: "[    8.684272] early-boot-config[1650]: Error PATCHing '/settings?tx=bottlerocket-launch': Status 400 when PATCHing /settings?tx=bottlerocket-launch: Json deserialize error: invalid type: integer `1048576`, expected a string at line 1 column 81",
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/2423 (train-187)',
+      },
+      {
+        line: 'Lease:              Failed to get lease: leases.coordination.k8s.io "ip-10-0-168-134.ec2.internal" not found',
+        source: 'https://github.com/spack/spack-infrastructure/issues/416 (train-267, kubectl describe node)',
+      },
+      {
+        line: 'Lease: Failed to get lease: leases.coordination.k8s.io "ip-xx-xx-xx-xx.ap-south-1.compute.internal" not found',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1634 (train-188)',
+      },
+      {
+        line: 'Failed to get lease: leases.coordination.k8s.io "ip-xx-xx-xx-xx.region.compute.internal" not found',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/4365 (train-105)',
+      },
+      {
+        line: "Feb 02 03:47:51 ip-10-0-1-2 systemd[1]: nodeadm-run.service: Failed with result 'exit-code'.",
+        source:
+          "constructed from awslabs/amazon-eks-ami@v20260724:templates/al2023/runtime/rootfs/etc/systemd/system/nodeadm-run.service, in systemd's exit wording",
+      },
+      {
+        line: '[FAILED] Failed to start nodeadm-run.service - EKS Nodeadm Run.',
+        source:
+          'constructed from awslabs/amazon-eks-ami@v20260724:templates/al2023/runtime/rootfs/etc/systemd/system/nodeadm-run.service (Description), on the boot console',
+      },
+      {
+        line: 'Feb 02 03:48:02 ip-10-0-1-2 systemd[1]: Dependency failed for kubelet.service - Kubernetes Kubelet.',
+        source: 'constructed from systemd "Dependency failed for %s." with the AL2023 kubelet unit Description',
+      },
+      {
+        line: '{"hostname": "ip-10-0-1-2.us-west-2.compute.internal", "systemd_unit": "kubelet.service", "message": "E0202 03:48:01.120311    2101 run.go:74] \\"command failed\\" err=\\"failed to parse kubelet flag: unknown flag: --network-plugin\\""}',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:cmd/kubelet/app/server.go "failed to parse kubelet flag: %w" (--network-plugin removed in 1.24), as a /dataplane record',
+      },
+      {
+        line: 'Feb 02 03:47:40 ip-10-0-1-2 cloud-init[1590]: 2025-02-02 03:47:40,118 - cc_scripts_user.py[WARNING]: Failed to run module scripts_user (scripts in /var/lib/cloud/instance/scripts)',
+        source:
+          'constructed from canonical/cloud-init cloudinit/config/cc_scripts_user.py "Failed to run module %s (%s in %s)"',
+      },
+      {
+        line: 'Feb 02 03:47:40 ip-10-0-1-2 cloud-init[1590]: 2025-02-02 03:47:40,117 - util.py[WARNING]: Failed running /var/lib/cloud/instance/scripts/part-001 [127]',
+        source: 'constructed from canonical/cloud-init cloudinit/util.py "Failed running %s [%s]"',
+      },
+      {
+        line: "[    6.912044] early-boot-config[1432]: Error PATCHing '/settings?tx=bottlerocket-launch': Status 422 when PATCHing /settings?tx=bottlerocket-launch: Unable to deserialize input JSON into model: unknown field `max-pod`",
+        source:
+          'constructed from bottlerocket-os/bottlerocket-core-kit@a10182f9:sources/api/apiclient "Error %sing \'%s\': Status %d when %sing %s: %s" and sources/api/apiserver "Unable to deserialize input JSON into model"',
+      },
+      {
+        line: '[FAILED] Failed to start Bottlerocket userdata configuration system.',
+        source:
+          'constructed from bottlerocket-os/bottlerocket-core-kit@a10182f9:packages/os/early-boot-config.service Description, in systemd\'s "Failed to start %s." wording',
+      },
+      {
+        line: '2025-02-02T03:47:41+0000 [eks-bootstrap] ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24',
+        source:
+          'constructed from awslabs/amazon-eks-ami@v20251217:templates/al2/runtime/bootstrap.sh \'log "ERROR: containerd is the only supported container runtime as of Kubernetes version 1.24"\'',
+      },
+      {
+        line: 'Feb 02 03:48:05 ip-10-0-1-2 kubelet[2101]: E0202 03:48:05.301122    2101 kubelet_node_status.go:96] "Error getting the current node from lister" err="node \\"ip-10-0-1-2.us-west-2.compute.internal\\" not found"',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/kubelet/kubelet_node_status.go "Error getting the current node from lister" (v1.27+)',
+      },
+      {
+        line: 'Feb 02 03:47:50 ip-10-0-1-2 nodeadm[1748]: fatal cli/main.go:35 Command failed {"error": "no config in chain"}',
+        source:
+          'constructed from awslabs/amazon-eks-ami@v20260724:nodeadm/internal/configprovider/chain.go "no config in chain"',
+      },
+      {
+        line: 'Warning  InvalidNodeInfo  2m  kubelet  Kubelet cannot get node info.',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/kubelet/events InvalidNodeInfo "Kubelet cannot get node info.", as a kubectl describe row',
+      },
+      {
         line: 'E0412 09:14:52.611027    3012 kubelet_node_status.go:99] "Unable to register node with API server" err="Post \\"https://4F1C.gr7.eu-central-1.eks.amazonaws.com/api/v1/nodes\\": dial tcp 10.40.12.7:443: i/o timeout" node="ip-10-40-33-201.eu-central-1.compute.internal"',
         source:
           'constructed from kubernetes/kubernetes@v1.31.0:pkg/kubelet/kubelet_node_status.go \'klog.ErrorS(err, "Unable to register node with API server", "node", …)\'',
@@ -160,6 +358,43 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: 'Feb 19 07:56:59 localhost nodeadm[2015]: info init/init.go:171 Fetching instance details..',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/2632 (train-299)',
+      },
+      {
+        line: 'Dec 19 06:39:31 localhost early-boot-config[1492]: 06:39:31 [INFO] Sending user data to API',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/3033 (train-283)',
+      },
+      {
+        line: 'Dec 19 06:39:31 localhost early-boot-config[1492]: 06:39:31 [WARN] No user data found via local file: /var/lib/bottlerocket/user-data.toml',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/3033 (train-292)',
+      },
+      {
+        line: 'Dec 19 06:39:31 localhost early-boot-config[1492]: 06:39:31 [INFO] early-boot-config started',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/3033 (train-294)',
+      },
+      {
+        line: '[  OK  ] Finished Wait for the instance to be in service.',
+        source: 'https://github.com/bottlerocket-os/bottlerocket/issues/3630 (train-312)',
+      },
+      {
+        line: '[  OK  ] Started nodeadm-config.service - EKS Nodeadm Config.',
+        source: 'constructed from awslabs/amazon-eks-ami@v20260724 nodeadm-config.service started, on the boot console',
+      },
+      {
+        line: 'Feb 02 03:47:49 ip-10-0-1-2 systemd[1]: nodeadm-config.service: Deactivated successfully.',
+        source: "constructed from systemd's wording for a oneshot unit that exited 0",
+      },
+      {
+        line: "Feb 02 03:47:40 ip-10-0-1-2 cloud-init[1590]: 2025-02-02 03:47:40,101 - util.py[DEBUG]: Running command ['/var/lib/cloud/instance/scripts/part-001'] with allowed return codes [0] (shell=False, capture=False)",
+        source:
+          'constructed from canonical/cloud-init cloudinit/subp.py "Running command %s with allowed return codes %s"',
+      },
+      {
+        line: '[  OK  ] Started Kubelet.',
+        source: 'constructed from systemd "Started %s." with the Bottlerocket kubelet unit Description',
+      },
       {
         line: 'I0412 09:14:58.106301    3012 kubelet_node_status.go:75] "Attempting to register node" node="ip-10-40-33-201.eu-central-1.compute.internal"',
         source:

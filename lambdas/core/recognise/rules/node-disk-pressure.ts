@@ -15,15 +15,29 @@ export default defineRule({
   },
   filterTerms: ['DiskPressure', 'NodeHasDiskPressure'],
   recognition: {
-    clauses: anyOf(
-      'diskpressure',
-      'disk pressure',
-      'disk-pressure',
-      'imagegcfailed',
-      'freediskspacefailed',
-      'failed to garbage collect required amount of images',
-      'low on resource: ephemeral-storage',
-    ),
+    clauses: [
+      ...anyOf(
+        'diskpressure',
+        'disk pressure',
+        'disk-pressure',
+        'imagegcfailed',
+        'freediskspacefailed',
+        'failed to garbage collect required amount of images',
+        'low on resource: ephemeral-storage',
+        // kubelet eviction manager (pkg/kubelet/eviction/helpers.go): pods evicted for local storage, and its
+        // log lines naming the disk signal it reclaims; image GC failing again and again (image_gc_manager.go)
+        'exceeded its local ephemeral storage limit',
+        'pod ephemeral local storage usage exceeds the total limit',
+        'image garbage collection failed multiple times in a row',
+        'no space left on device',
+      ),
+      ...[
+        ['usage of emptydir volume', 'exceeds the limit'],
+        ['eviction manager:', 'ephemeral-storage'],
+        ['eviction manager:', 'nodefs'],
+        ['eviction manager:', 'imagefs'],
+      ],
+    ],
     // `NodeHasNoDiskPressure`, `DiskPressure False`, `Status: True -> False` say the opposite (classify.ts).
     conditions: [{ type: 'diskpressure' }],
   },
@@ -58,6 +72,11 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'default   1m   Warning   Evicted   pod/builder-7f9c-x2x4q   Pod ephemeral local storage usage exceeds the total limit of containers 2Gi.',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/kubelet/eviction/helpers.go "Pod ephemeral local storage usage exceeds the total limit of containers %s."',
+      },
+      {
         line: 'Warning  FreeDiskSpaceFailed  3m  kubelet  Failed to garbage collect required amount of images. Attempted to free 4203855462 bytes, but only found 0 bytes eligible to free.',
         source:
           "constructed from kubelet's image GC event 'Failed to garbage collect required amount of images. Attempted to free %d bytes, but only found %d bytes eligible to free.'",
@@ -68,6 +87,14 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: '  Normal   NodeHasNoDiskPressure    51s (x2 over 51s)  kubelet                Node ip-10-3-17-107.ec2.internal status is now: NodeHasNoDiskPressure',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/4341 (train-224)',
+      },
+      {
+        line: '  DiskPressure     False   Fri, 09 Sep 2022 17:27:30 -0700   Fri, 09 Sep 2022 14:46:52 -0700   KubeletHasNoDiskPressure     kubelet has no disk pressure',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/2489 (train-135)',
+      },
       {
         line: 'Normal  NodeHasNoDiskPressure  node/ip-10-0-1-7.ec2.internal  kubelet  Node ip-10-0-1-7.ec2.internal status is now: NodeHasNoDiskPressure',
         source:

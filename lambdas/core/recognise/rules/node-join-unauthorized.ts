@@ -22,6 +22,11 @@ export default defineRule({
       ['failed to ensure lease exists', 'unauthorized'],
       ['failed to list *v1.node', 'unauthorized'],
       ['failed to watch *v1.node', 'unauthorized'],
+      // every kubelet informer and reflector (client-go tools/cache/reflector.go "failed to list %v: %w",
+      // "%s: Failed to watch %v: %v"), in the pre-1.30 and the "Unhandled Error" wordings
+      ['failed to list *', ': unauthorized'],
+      ['failed to watch *', ': unauthorized'],
+      ['certificate signing request', 'unauthorized'],
       // aws-iam-authenticator in the control plane log group (authenticator stream)
       ...anyOf('arn is not mapped'),
       // the API server's forbidden format for an identity that is not a node, or not this node
@@ -68,6 +73,19 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'E0203 23:10:24.695072    3824 reflector.go:126] k8s.io/client-go/informers/factory.go:133: Failed to list *v1beta1.CSIDriver: Unauthorized',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/414 (train-271, client-go informer refused)',
+      },
+      {
+        line: 'Feb 02 03:48:20 ip-10-0-1-2 kubelet[2101]: E0202 03:48:20.410771    2101 reflector.go:158] "Unhandled Error" err="k8s.io/client-go/informers/factory.go:160: Failed to watch *v1.RuntimeClass: failed to list *v1.RuntimeClass: Unauthorized" logger="UnhandledError"',
+        source:
+          'constructed from kubernetes/client-go@v0.31 tools/cache/reflector.go "%s: Failed to watch %v: %v" wrapping "failed to list %v: %w", in the v1.30+ "Unhandled Error" wording',
+      },
+      {
+        line: '{"hostname": "ip-10-0-1-2.us-west-2.compute.internal", "systemd_unit": "kubelet.service", "message": "E0202 03:48:20.410771    2101 reflector.go:147] k8s.io/client-go/informers/factory.go:159: Failed to watch *v1.CSIDriver: failed to list *v1.CSIDriver: Unauthorized"}',
+        source: 'constructed from kubernetes/client-go@v0.29 tools/cache/reflector.go, as a /dataplane record',
+      },
+      {
         line: 'E0412 09:14:52.611027    3012 kubelet_node_status.go:99] "Unable to register node with API server" err="Unauthorized" node="ip-10-40-33-201.eu-central-1.compute.internal"',
         source:
           'constructed from kubernetes/kubernetes@v1.31.0:pkg/kubelet/kubelet_node_status.go \'klog.ErrorS(err, "Unable to register node with API server", …)\' with the 401 status text',
@@ -89,6 +107,11 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: 'I0202 03:48:20.410771    2101 reflector.go:359] Caches populated for *v1.CSIDriver from k8s.io/client-go/informers/factory.go:160',
+        source:
+          'constructed from kubernetes/client-go@v0.31 tools/cache/reflector.go "Caches populated for %v from %s"',
+      },
       {
         line: 'I0412 09:14:58.412871    3012 kubelet_node_status.go:78] "Successfully registered node" node="ip-10-40-33-201.eu-central-1.compute.internal"',
         source:

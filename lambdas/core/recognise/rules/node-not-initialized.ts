@@ -27,9 +27,19 @@ export default defineRule({
         'registration timeout',
         'failed to run kubelet',
         'not initialized within',
+        // CSI node plugins that never register with the kubelet (node-driver-registrar, pkg/kubelet/csi)
+        'registration process failed with error',
+        'plugin registration failed with err',
+        'failed to initialize csinode',
+        'error updating csinode object with csi driver node info',
+        'error updating csinode annotation',
+        'not found in the list of registered csi drivers',
       ),
       ['expected resource', 'register'],
     ],
+    // Karpenter's NodeClaim condition message, quoted alone from a NodeClaim stuck unregistered. In the
+    // status it comes from (describe row, transition event) it is every launch's normal progress: silent.
+    patterns: [{ gate: 'not registered with cluster', pattern: /^node not registered with cluster\.?$/ }],
     conditions: [{ type: 'registered' }, { type: 'initialized' }],
   },
   diagnose: (f) => {
@@ -71,6 +81,20 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'E1123 12:42:02.529792       1 main.go:123] Registration process failed with error: plugin registration failed with err: error uninstalling CSI driver from CSINodeInfo object error updating CSINodeInfo: timed out waiting for the condition; caused by: [csinodeinfos.csi.storage.k8s.io "ip-172-18-0-74.ec2.internal" not found, csinodeinfos.csi.storage.k8s.io "ip-172-18-0-74.ec2.internal" not found, csinodeinfos.csi.storage.k8s.io "ip-172-18-0-74.ec2.internal" not found, csinodeinfos.csi.storage.k8s.io "ip-172-18-0-74.ec2.internal" not found], restarting registration container.',
+        source: 'https://github.com/kubernetes/kubernetes/issues/71378 (train-273, node-driver-registrar)',
+      },
+      {
+        line: 'Feb 02 03:49:02 ip-10-0-1-2 kubelet[2101]: E0202 03:49:02.551870    2101 plugin_watcher.go:193] "RegisterPlugin error -- plugin registration failed with err: error updating CSINode object with CSI driver node info: error updating CSINode: timed out waiting for the condition" plugin="ebs.csi.aws.com"',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/volume/csi/nodeinfomanager "error updating CSINode object with CSI driver node info: %v"',
+      },
+      {
+        line: 'E0202 03:49:03.110022    2101 csi_plugin.go:300] Failed to initialize CSINode: error updating CSINode annotation: timed out waiting for the condition; caused by: nodes "ip-10-0-1-2.us-west-2.compute.internal" not found',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/volume/csi/csi_plugin.go "Failed to initialize CSINode: %v"',
+      },
+      {
         line: '{"involvedObject":{"kind":"NodeClaim","name":"default-abcde"},"reason":"Initialized","message":"Status condition transitioned, Type: Initialized, Status: Unknown -> False, Reason: ResourceNotRegistered"}',
         source:
           "constructed from Karpenter v1's status condition event template 'Status condition transitioned, Type: %s, Status: %s -> %s, Reason: %s'",
@@ -87,6 +111,15 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: 'I0914 09:25:04.068253       1 node_register.go:62] Registration Server started at: /registration/ebs.csi.aws.com-reg.sock',
+        source: 'https://github.com/kubernetes-csi/node-driver-registrar/issues/218 (train-287)',
+      },
+      {
+        line: '    Message:               Node not registered with cluster',
+        source:
+          'constructed from kubernetes-sigs/karpenter@v1.14.1:pkg/controllers/nodeclaim/lifecycle/initialization.go: the NodeClaim status while it registers, normal progress',
+      },
       {
         line: '2m39s       Normal    Registered                nodeclaim/general-purpose-5c74h   Status condition transitioned, Type: Registered, Status: Unknown -> True, Reason: Registered',
         source:

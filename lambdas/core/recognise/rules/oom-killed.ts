@@ -19,7 +19,7 @@ export default defineRule({
     keyEntity: 'workloads',
   },
   perWorkloadCause: null,
-  filterTerms: ['OOMKilled', 'OOMKilling', 'Killed'],
+  filterTerms: ['OOMKilled', 'OOMKilling', 'Killed', 'OOM'],
   recognition: {
     clauses: anyOf(
       'oomkill',
@@ -29,6 +29,12 @@ export default defineRule({
       'invoked oom-killer',
       'oom-kill:',
       'systemoom',
+      // kubelet's SystemOOM event message (pkg/kubelet/oom/oom_watcher_linux.go), with and without the victim
+      'system oom encountered',
+      'cgroupoom',
+      // containerd's event for a task the kernel OOM-killed
+      'taskoom',
+      'oom_reaper: reaped process',
     ),
   },
   diagnose: (f) => {
@@ -63,6 +69,25 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'System OOM encountered, victim process: java, pid: 17173',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1415 (train-066, SystemOOM event message)',
+      },
+      {
+        line: 'default   3m   Warning   SystemOOM   node/ip-10-0-1-2.us-west-2.compute.internal   System OOM encountered, victim process: python3, pid: 41872',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/kubelet/oom/oom_watcher_linux.go "System OOM encountered, victim process: %s, pid: %d", as a kubectl get events row',
+      },
+      {
+        line: '{"kind":"Event","involvedObject":{"kind":"Node","name":"ip-10-0-1-2.us-west-2.compute.internal"},"reason":"SystemOOM","type":"Warning","source":{"component":"kubelet"},"message":"System OOM encountered"}',
+        source:
+          'constructed from kubernetes/kubernetes@v1.31.0-alpha.2:pkg/kubelet/oom/oom_watcher_linux.go (kubelet before the victim was named), as Event JSON',
+      },
+      {
+        line: '[ 8123.551201] Memory cgroup out of memory: Killed process 41872 (python3) total-vm:8123340kB, anon-rss:4012332kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:8120kB oom_score_adj:985',
+        source:
+          'constructed from torvalds/linux mm/oom_kill.c "Memory cgroup out of memory" (kernel 5.x wording "Killed process")',
+      },
+      {
         line: 'Warning OOMKilled pod/your-pod-name Container "container-name" was killed due to OOM (Out of Memory). Memory limit: 512Mi, Memory usage: 513Mi',
         source: seedSection(4),
       },
@@ -73,6 +98,14 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: '  Normal   NodeAllocatableEnforced  28m                kubelet                Updated Node Allocatable limit across pods',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/6635 (train-120)',
+      },
+      {
+        line: '  MemoryPressure   False   Fri, 09 Sep 2022 17:27:30 -0700   Fri, 09 Sep 2022 14:46:52 -0700   KubeletHasSufficientMemory   kubelet has sufficient memory available',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/2489 (train-130)',
+      },
       {
         line: 'Normal  Started  pod/web-1  kubelet  Started container web',
         source: "constructed from kubelet's 'Started container %v'",

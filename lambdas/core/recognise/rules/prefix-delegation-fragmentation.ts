@@ -46,7 +46,10 @@ export default defineRule({
   escalatesOn: 'subnets',
   filterTerms: ['InsufficientCidrBlocks'],
   recognition: {
-    clauses: anyOf('insufficientcidrblocks', 'insufficient cidr blocks', 'not enough free cidr blocks'),
+    // `InsufficientCidrBlocks` (EC2) and ipamd's "Recently we had InsufficientCidr error" back-off.
+    clauses: anyOf('insufficientcidr', 'insufficient cidr blocks', 'not enough free cidr blocks'),
+    // Free addresses scattered so no /28 prefix fits is the specific cause of that subnet's shortage.
+    supersedes: ['subnet-ip-exhaustion', 'node-not-ready'],
     refinesCapacityWrapper: true,
   },
   diagnose: (f) => {
@@ -87,12 +90,21 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: '{"level":"warn","ts":"2025-02-02T03:56:02.811Z","caller":"ipamd/ipamd.go:1021","msg":"Recently we had InsufficientCidr error hence will wait for 2m0s before retrying"}',
+        source:
+          'constructed from aws/amazon-vpc-cni-k8s@b5218838:pkg/ipamd/ipamd.go "Recently we had InsufficientCidr error hence will wait for %v before retrying"',
+      },
+      {
         line: 'InsufficientCidrBlocks: The specified subnet does not have enough free cidr blocks to satisfy the request.',
         source:
           'constructed from the EC2 error code InsufficientCidrBlocks and its message (AssignPrivateIpAddresses with prefixes)',
       },
     ],
     silent: [
+      {
+        line: '{"level":"info","ts":"2024-11-13T05:30:43.235Z","caller":"ipamd/ipamd.go:380","msg":"Prefix Delegation enabled true"}',
+        source: 'https://github.com/aws/amazon-vpc-cni-k8s/issues/3112 (train-281)',
+      },
       {
         line: '{"level":"DEBUG","time":"2024-05-14T09:58:55.080Z","logger":"controller.disruption","message":"discovered subnets","commit":"fb4d75f","subnets":["subnet-05d32764d86645112 (eu-central-1b)","subnet-04e892f4c7dc778f6 (eu-central-1a)","subnet-08a50cd900b173056 (eu-central-1c)"]}',
         source:

@@ -15,16 +15,20 @@ export default defineRule({
     keyEntity: 'nodes',
   },
   recognition: {
+    // An attach that failed or timed out for another reason (Multi-Attach, the external-attacher) is
+    // volume-mount-timeout: only the limit's own evidence names this rule.
     clauses: anyOf(
-      'failedattachvolume',
-      'attachvolume.attach failed',
       'expected device to be attached but was attaching',
+      'stuck in attaching state for longer than',
+      'attachment limit exceeded for volume',
       'attachmentlimitexceeded',
       'exceed max volume count',
       'max volume count',
       'maximum number of attachments',
       'volume attachment limit',
     ),
+    // The limit is why the pod waits on its volume.
+    supersedes: ['volume-mount-timeout'],
   },
   diagnose: (f) => {
     const node = f.first('nodes', '<node-name>');
@@ -63,6 +67,11 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'E0202 03:58:12.004411       1 driver.go:107] "GRPC error" err="rpc error: code = ResourceExhausted desc = Attachment limit exceeded for volume \\"vol-0abc123def4567890\\" on node \\"i-0123456789abcdef0\\": AttachmentLimitExceeded"',
+        source:
+          'constructed from kubernetes-sigs/aws-ebs-csi-driver@429e202e:pkg/driver/controller.go "Attachment limit exceeded for volume %q on node %q: %v"',
+      },
+      {
         line: 'Warning FailedAttachVolume pod/example-pod AttachVolume. Attach failed for volume " " : rpc error: code = Internal desc = Could not attach volume " " to node " ": attachment of disk " " failed, expected device to be attached but was attaching',
         source: seedSection(2),
       },
@@ -78,6 +87,16 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: 'Warning  FailedAttachVolume  15s   attachdetach-controller  Multi-Attach error for volume "pvc-16293fb9-4a67-4508-b112-178e5c4455cd" Volume is already exclusively attached to one node and can\'t be attached to another',
+        source:
+          'https://github.com/kubernetes-sigs/aws-ebs-csi-driver/issues/542 (train-325, Multi-Attach is volume-mount-timeout)',
+      },
+      {
+        line: '{"level":"error","ts":"2025-02-02T03:55:08.118Z","caller":"awsutils/awsutils.go:742","msg":"Failed to attach ENI eni-0abc12: AttachmentLimitExceeded: Interface count 4 exceeds the limit for c5.large"}',
+        source:
+          'constructed from aws/amazon-vpc-cni-k8s@b5218838:pkg/awsutils/awsutils.go: an ENI, not an EBS volume (subnet-ip-exhaustion)',
+      },
       {
         line: 'Normal  SuccessfulAttachVolume  12s  attachdetach-controller  AttachVolume.Attach succeeded for volume "pvc-1"',
         source:

@@ -104,7 +104,7 @@ export const EVENT_REASONS: readonly EventReason[] = [
   { reason: 'FailedSync', emitter: 'kubelet', rule: null, benign: IN_MESSAGE, source: KUBELET },
   { reason: 'FailedValidation', emitter: 'kubelet', rule: null, benign: IN_MESSAGE, source: KUBELET },
   // kubelet and attach/detach controller: volumes
-  { reason: 'FailedAttachVolume', emitter: 'attach-detach', rule: 'volume-attach-limit', source: KUBELET },
+  { reason: 'FailedAttachVolume', emitter: 'attach-detach', rule: 'volume-mount-timeout', source: KUBELET },
   { reason: 'FailedMount', emitter: 'kubelet', rule: 'volume-mount-timeout', source: KUBELET },
   { reason: 'FailedMapVolume', emitter: 'kubelet', rule: 'volume-mount-timeout', source: KUBELET },
   { reason: 'FailedMountOnFilesystemMismatch', emitter: 'kubelet', rule: 'volume-mount-timeout', source: KUBELET },

@@ -5,7 +5,17 @@
  * the message as the source writes it, the rule, and where it was read.
  */
 export interface NodeMessage {
-  emitter: 'vpc-cni' | 'calico' | 'kubelet' | 'kube-scheduler' | 'webhook-server';
+  emitter:
+    | 'vpc-cni'
+    | 'calico'
+    | 'cilium'
+    | 'kubelet'
+    | 'node-lifecycle'
+    | 'kube-scheduler'
+    | 'webhook-server'
+    | 'nodeadm'
+    | 'bottlerocket'
+    | 'ebs-csi';
   /** The message as the emitter's source writes it (Go format verbs kept). */
   message: string;
   /** Lower-case text every rendering of the message contains. */
@@ -25,6 +35,14 @@ const SCHEDULER =
   'kubernetes/kubernetes pkg/scheduler/framework/plugins (plugin failure reasons; not mirrorable, not re-read)';
 const EVICTION =
   'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (EvictionThresholdMet; not mirrorable, not re-read)';
+/** Read for issue 29 (../shared/reference/node-and-scheduler-messages.jsonl, which names file and commit per line). */
+const KUBELET_131 = 'kubernetes/kubernetes@v1.31.0-alpha.2 (vendored in kubernetes/autoscaler@2244a049)';
+const VPC_CNI_HEAD = 'aws/amazon-vpc-cni-k8s@b5218838 (v1.23.1 release prep)';
+const CILIUM = 'cilium/cilium pkg/ipam (single files read without a tag)';
+const CALICO_HEAD = 'projectcalico/calico@87c15906 (v3.34 dev)';
+const NODEADM = 'awslabs/amazon-eks-ami@v20260724:nodeadm';
+const BOTTLEROCKET_CORE = 'bottlerocket-os/bottlerocket-core-kit@a10182f9 (v3.1.0-26)';
+const EBS_CSI = 'kubernetes-sigs/aws-ebs-csi-driver@429e202e (v1.64.0+4)';
 const GO_TLS = 'golang/go crypto/tls alert.go (alertUnknownCA text), as a webhook server logs a rejected handshake';
 
 export const NODE_MESSAGES: readonly NodeMessage[] = [
@@ -179,5 +197,294 @@ export const NODE_MESSAGES: readonly NodeMessage[] = [
     fragment: 'error updating node status',
     rule: 'node-not-ready',
     source: `${KUBELET} kubelet_node_status.go`,
+  },
+  // Issue 29: node-level families, each template as ../shared/reference/node-and-scheduler-messages.jsonl records it
+  {
+    emitter: 'kubelet',
+    message: 'PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s',
+    fragment: 'pleg is not healthy',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/runtime.go, pkg/kubelet/pleg/generic.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'container runtime is down',
+    fragment: 'container runtime is down',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/runtime.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'container runtime not ready: %v',
+    fragment: 'container runtime not ready',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/kubelet.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'missing node capacity for resources: %s',
+    fragment: 'missing node capacity for resources',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/nodestatus/setters.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Node not becoming ready in time after startup',
+    fragment: 'node not becoming ready in time after startup',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/kubelet_node_status.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'update node status exceeds retry count',
+    fragment: 'update node status exceeds retry count',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:pkg/kubelet/kubelet_node_status.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'failed %d attempts to update lease',
+    fragment: 'attempts to update lease',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Will retry updating lease',
+    fragment: 'will retry updating lease',
+    rule: 'node-not-ready',
+    source: `${KUBELET_131}:staging/src/k8s.io/component-helpers/apimachinery/lease/controller.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Error getting the current node from lister',
+    fragment: 'error getting the current node from lister',
+    rule: 'node-bootstrap-failed',
+    source: `${KUBELET_131}:pkg/kubelet/kubelet_node_status.go (v1.27+ wording of "Error getting node")`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Unable to construct v1.Node object for kubelet',
+    fragment: 'unable to construct v1.node object for kubelet',
+    rule: 'node-bootstrap-failed',
+    source: `${KUBELET_131}:pkg/kubelet/kubelet_node_status.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'cloud provider %q was specified, but built-in cloud providers are disabled',
+    fragment: 'built-in cloud providers are disabled',
+    rule: 'node-bootstrap-failed',
+    source: `${KUBELET_131}:cmd/kubelet/app/server.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'failed to parse kubelet flag: %w',
+    fragment: 'failed to parse kubelet flag',
+    rule: 'node-bootstrap-failed',
+    source: `${KUBELET_131}:cmd/kubelet/app/server.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'System OOM encountered, victim process: %s, pid: %d',
+    fragment: 'system oom encountered',
+    rule: 'oom-killed',
+    source: `${KUBELET_131}:pkg/kubelet/oom/oom_watcher_linux.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Registration process failed with error: %v, restarting registration container.',
+    fragment: 'registration process failed with error',
+    rule: 'node-not-initialized',
+    source: `kubernetes-csi/node-driver-registrar cmd/csi-node-driver-registrar/node_register.go (wording of v1.x-v2.x; not re-read at a tag)`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'Failed to initialize CSINode after retrying: %v',
+    fragment: 'failed to initialize csinode',
+    rule: 'node-not-initialized',
+    source: `${KUBELET_131}:pkg/volume/csi/csi_plugin.go`,
+  },
+  {
+    emitter: 'kubelet',
+    message: 'timed out waiting for external-attacher of %v CSI driver to %v volume %v',
+    fragment: 'timed out waiting for external-attacher',
+    rule: 'volume-mount-timeout',
+    source: `${KUBELET_131}:pkg/volume/csi/csi_attacher.go`,
+  },
+  {
+    emitter: 'node-lifecycle',
+    message: 'Kubelet never posted node status.',
+    fragment: 'kubelet never posted node status',
+    rule: 'node-not-ready',
+    source: `kubernetes/kubernetes@025f2834:pkg/controller/nodelifecycle/node_lifecycle_controller.go`,
+  },
+  {
+    emitter: 'node-lifecycle',
+    message: 'Node is unresponsive. Adding it to the Taint queue',
+    fragment: 'node is unresponsive',
+    rule: 'node-not-ready',
+    source: `kubernetes/kubernetes@025f2834:pkg/controller/nodelifecycle/node_lifecycle_controller.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message:
+      "Unable to attach IPs/Prefixes for the ENI, subnet doesn't seem to have enough IPs/Prefixes. Consider using new subnet or carve a reserved range using create-subnet-cidr-reservation",
+    fragment: "subnet doesn't seem to have enough ips",
+    rule: 'subnet-ip-exhaustion',
+    source: `${VPC_CNI_HEAD}:pkg/ipamd/ipamd.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message: 'Recently we had InsufficientCidr error hence will wait for %v before retrying',
+    fragment: 'insufficientcidr',
+    rule: 'prefix-delegation-fragmentation',
+    source: `${VPC_CNI_HEAD}:pkg/ipamd/ipamd.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message: 'no free IP available in the prefix - %s/%s',
+    fragment: 'no free ip available in the prefix',
+    rule: 'subnet-ip-exhaustion',
+    source: `${VPC_CNI_HEAD}:pkg/ipamd/datastore/data_store.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message: 'Skipping ENI allocation as the max ENI limit is already reached',
+    fragment: 'max eni limit is already reached',
+    rule: 'subnet-ip-exhaustion',
+    source: `${VPC_CNI_HEAD}:pkg/ipamd/ipamd.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message: 'add cmd: Error received from AddNetwork gRPC call: %v',
+    fragment: 'error received from addnetwork grpc call',
+    rule: 'node-not-ready',
+    source: `${VPC_CNI_HEAD}:cmd/routed-eni-cni-plugin/cni.go`,
+  },
+  {
+    emitter: 'vpc-cni',
+    message: 'add cmd: failed to connect to backend server',
+    fragment: 'add cmd: failed to connect to backend server',
+    rule: 'node-not-ready',
+    source: `${VPC_CNI_HEAD}:cmd/routed-eni-cni-plugin/cni.go`,
+  },
+  {
+    emitter: 'cilium',
+    message: 'unable to allocate IP via local cilium agent: %w',
+    fragment: 'unable to allocate ip via local cilium agent',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CILIUM}: plugins/cilium-cni/cmd/cmd.go`,
+  },
+  {
+    emitter: 'cilium',
+    message: 'range is full',
+    fragment: 'range is full',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CILIUM}: pkg/ipam/allocator (cluster-pool)`,
+  },
+  {
+    emitter: 'cilium',
+    message: 'No more IPs available',
+    fragment: 'no more ips available',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CILIUM}: pkg/ipam/crd.go (older agents)`,
+  },
+  {
+    emitter: 'cilium',
+    message: 'all CIDR ranges are exhausted',
+    fragment: 'all cidr ranges are exhausted',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CILIUM}: pkg/ipam/multipool.go`,
+  },
+  {
+    emitter: 'cilium',
+    message: 'unable to connect to Cilium agent: %w',
+    fragment: 'unable to connect to cilium agent',
+    rule: 'node-not-ready',
+    source: `${CILIUM}: plugins/cilium-cni/cmd/cmd.go`,
+  },
+  {
+    emitter: 'calico',
+    message: 'failed to request IPv4 addresses: %w',
+    fragment: 'failed to request ipv4 addresses',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CALICO_HEAD}:cni-plugin/pkg/ipamplugin/ipam_plugin.go`,
+  },
+  {
+    emitter: 'calico',
+    message: 'No more free affine blocks and strict affinity enabled',
+    fragment: 'no more free affine blocks',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CALICO_HEAD}:libcalico-go/lib/ipam/ipam.go`,
+  },
+  {
+    emitter: 'calico',
+    message: 'No IPs available in pools: %v',
+    fragment: 'no ips available in pools',
+    rule: 'subnet-ip-exhaustion',
+    source: `${CALICO_HEAD}:cni-plugin/pkg/ipamplugin/ipam_plugin.go`,
+  },
+  {
+    emitter: 'nodeadm',
+    message: 'no config in chain',
+    fragment: 'no config in chain',
+    rule: 'node-bootstrap-failed',
+    source: `${NODEADM}/internal/configprovider/chain.go`,
+  },
+  {
+    emitter: 'nodeadm',
+    message: 'reservation or instance not found',
+    fragment: 'reservation or instance not found',
+    rule: 'node-bootstrap-failed',
+    source: `${NODEADM}/internal/aws/imds`,
+  },
+  {
+    emitter: 'bottlerocket',
+    message: "Failed to start provider '%s': %v",
+    fragment: "failed to start provider '",
+    rule: 'node-bootstrap-failed',
+    source: `${BOTTLEROCKET_CORE}:sources/early-boot-config/early-boot-config/src/main.rs`,
+  },
+  {
+    emitter: 'bottlerocket',
+    message: 'Timed-out waiting for EKS Describe Cluster API response: %v',
+    fragment: 'timed-out waiting for eks describe cluster api response',
+    rule: 'node-bootstrap-failed',
+    source: `${BOTTLEROCKET_CORE}:sources/api/pluto`,
+  },
+  {
+    emitter: 'bottlerocket',
+    message: 'Timed out retrieving private DNS name from EC2: %v',
+    fragment: 'timed out retrieving private dns name from ec2',
+    rule: 'node-bootstrap-failed',
+    source: `${BOTTLEROCKET_CORE}:sources/api/pluto`,
+  },
+  {
+    emitter: 'bottlerocket',
+    message: 'Failed to set generated settings: %v',
+    fragment: 'failed to set generated settings',
+    rule: 'node-bootstrap-failed',
+    source: `${BOTTLEROCKET_CORE}:sources/api/sundog`,
+  },
+  {
+    emitter: 'ebs-csi',
+    message: 'rpc error: code = ResourceExhausted desc = Attachment limit exceeded for volume %q on node %q: %v',
+    fragment: 'attachment limit exceeded for volume',
+    rule: 'volume-attach-limit',
+    source: `${EBS_CSI}:pkg/driver/controller.go`,
+  },
+  {
+    emitter: 'ebs-csi',
+    message: 'error waiting for volume attachment: %w',
+    fragment: 'error waiting for volume attachment',
+    rule: 'volume-mount-timeout',
+    source: `${EBS_CSI}:pkg/cloud/cloud.go`,
+  },
+  {
+    emitter: 'ebs-csi',
+    message: 'volume %q has multiple attachments',
+    fragment: 'has multiple attachments',
+    rule: 'volume-mount-timeout',
+    source: `${EBS_CSI}:pkg/cloud/cloud.go`,
   },
 ];
