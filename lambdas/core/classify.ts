@@ -11,7 +11,7 @@ import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
 import { PREFILTER_FRAGMENTS } from './prefilter.generated';
 import type { Entities, LogRecord, Signal } from './model';
 import { logRules, type LogRule, type RuleId } from './rules';
-import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
+import { GENERIC_CAPACITY_FRAGMENTS, WRAPPED_CAPACITY_CAUSES } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { type Found, SubstringMatcher } from './substring-matcher';
 import { PLACEMENT_MARKERS } from './resolution';
@@ -210,7 +210,9 @@ function buildTables(): Tables {
     ),
     conditionPhrases: byPattern(Object.entries(NODE_CONDITION_PHRASES)),
     telling,
-    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => ruleOf(m.rule)),
+    specificCapacityCauses: [
+      ...new Set([...matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule), ...WRAPPED_CAPACITY_CAUSES]),
+    ].map(ruleOf),
     supersedes: byRule(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!.map(ruleOf)] as const)),
     controllerUnschedulable: ruleOf('karpenter-controller-unschedulable'),
     insufficientCapacity: ruleOf('insufficient-instance-capacity'),

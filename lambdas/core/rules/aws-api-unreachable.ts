@@ -49,6 +49,22 @@ export default defineRule({
       ['amazonaws.com', 'connection refused'],
       ['amazonaws.com', 'tls handshake timeout'],
       ['amazonaws.com', 'context deadline exceeded'],
+      // The instance metadata service (region, identity document, IMDSv2 token) does not answer: hop limit
+      // or a network policy; SDK v1 names it EC2MetadataRequestError
+      ['169.254.169.254', 'context deadline exceeded'],
+      ['169.254.169.254', 'i/o timeout'],
+      ['169.254.169.254', 'connection refused'],
+      ['169.254.169.254', 'no route to host'],
+      ['ec2metadatarequesterror'],
+      // A node that cannot reach the cluster's API server: VPC CNI ("error communicating with apiserver")
+      // and kubelet/client-go dialling the endpoint on 443
+      ['error communicating with apiserver'],
+      [':443: i/o timeout'],
+      // The kubelet gets no ECR credentials for the EKS pause image: ECR or its credential helper
+      // cannot be reached from a private node
+      ['/eks/pause', 'no basic auth credentials'],
+      // AWS SDK for Go v2 retry log (nodeadm, LogRetries): "retrying request EC2/DescribeInstances, attempt 2"
+      ['retrying request ', ', attempt '],
     ],
   },
   // A Pricing API out of reach is a cost question, not an outage: Karpenter launches on built-in prices.

@@ -18,30 +18,42 @@ export default defineRule({
       'NoCredentialProviders, WebIdentityErr, failed to refresh cached credentials, no EC2 IMDS role, ExpiredToken, InvalidClientTokenId',
   },
   recognition: {
-    clauses: anyOf(
-      // AWS SDK for Go v1 (aws/credentials, aws/ec2metadata, stscreds)
-      'nocredentialproviders',
-      'no valid providers in chain',
-      'webidentityerr',
-      'ec2rolerequesterror',
-      'ec2metadataerror',
-      'sharedcredsload',
-      // AWS SDK for Go v2 (aws/credential_cache.go, credentials/ec2rolecreds, smithy auth)
-      'failed to retrieve credentials',
-      'failed to refresh cached credentials',
-      'no ec2 imds role found',
-      // The instance metadata service answered no role or not at all: the SDK fell back to it for want of
-      // IRSA or Pod Identity credentials, a credentials problem before it is a network one.
-      'request to ec2 imds failed',
-      'get identity: get credentials',
-      // STS and every service: the token is unknown, expired or not trusted
-      'invalidclienttokenid',
-      'unrecognizedclientexception',
-      'expiredtoken',
-      'invalididentitytoken',
-      'security token included in the request is invalid',
-      'security token included in the request is expired',
-    ),
+    clauses: [
+      // EKS Pod Identity: the SDK cannot reach the agent on the node
+      ...['i/o timeout', 'connection refused', 'context deadline exceeded', 'no route to host'].map((error) => [
+        '169.254.170.23',
+        error,
+      ]),
+      ...anyOf(
+        // AWS SDK for Go v1 (aws/credentials, aws/ec2metadata, stscreds)
+        'nocredentialproviders',
+        'no valid providers in chain',
+        'webidentityerr',
+        'ec2rolerequesterror',
+        'ec2metadataerror',
+        'sharedcredsload',
+        // AWS SDK for Go v2 (aws/credential_cache.go, credentials/ec2rolecreds, smithy auth)
+        'failed to retrieve credentials',
+        'failed to refresh cached credentials',
+        'no ec2 imds role found',
+        // The instance metadata service answered no role or not at all: the SDK fell back to it for want of
+        // IRSA or Pod Identity credentials, a credentials problem before it is a network one.
+        'request to ec2 imds failed',
+        'get identity: get credentials',
+        // STS and every service: the token is unknown, expired or not trusted
+        'invalidclienttokenid',
+        'unrecognizedclientexception',
+        'expiredtoken',
+        'invalididentitytoken',
+        'security token included in the request is invalid',
+        'security token included in the request is expired',
+        // EKS Pod Identity: the agent (169.254.170.23) cannot get credentials from EKS Auth, or the SDK
+        // cannot reach the agent
+        'error fetching credentials',
+        'unable to fetch credentials from eks auth',
+        'error getting credentials to cache',
+      ),
+    ],
   },
   diagnose: (f) => {
     const account = karpenterServiceAccount(f);

@@ -40,6 +40,12 @@ export default defineRule({
       'not authorized to perform',
       'authfailure',
       'not authorized to create the service-linked role',
+      // AuthFailure.ServiceLinkedRoleCreationNotPermitted's message: "The provided credentials do not have
+      // permission to create the service-linked role for EC2 Spot Instances"
+      'permission to create the service-linked role',
+      'servicelinkedrolecreationnotpermitted',
+      'due to missing permissions',
+      'unauthorized operation:',
     ),
     // EC2NodeClass dry runs of the calls Karpenter needs (Karpenter v1.1+): ValidationSucceeded False for these reasons.
     conditions: [

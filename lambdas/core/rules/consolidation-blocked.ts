@@ -29,6 +29,19 @@ export default defineRule({
       "can't remove",
       'cannot be consolidated',
       'not all pods would schedule',
+      // Drains that do not finish (the FailedDraining reason is in vocabulary/event-reasons.ts): its message
+      // "Failed to drain node, %d pods are waiting to be evicted" (v0.14–v1.14), the consistency check of a node hung deleting (v0.21–v0.37) and the
+      // terminator's eviction errors of every release.
+      'failed to drain node',
+      'pods are waiting to be evicted',
+      'is blocking evictions',
+      "can't drain node",
+      'unable to drain node',
+      'do not evict annotation',
+      'violates a pdb',
+      'due to pdb violation',
+      'due to pdb misconfiguration',
+      'eviction does not support multiple pdbs',
     ),
     // Karpenter's consolidation simulation reports why the node's running pods would not fit elsewhere in
     // the scheduler's words ("Not all pods would schedule, ns/pod => incompatible with nodepool …,
@@ -43,6 +56,8 @@ export default defineRule({
       'incompatible-requirements',
       'volume-zone-conflict',
       'nodepool-limits-exceeded',
+      // FailedInflightCheck / FailedConsistencyCheck name the check; a PDB blocking the drain is the cause
+      'node-not-initialized',
     ],
   },
   diagnose: (f) => {

@@ -22,6 +22,12 @@ export default defineRule({
       'maxfleetcountexceeded',
       'than your current vcpu limit',
       'max spot instance count exceeded',
+      // EC2's message text without its code (InstanceLimitExceeded, VcpuLimitExceeded), as in Auto Scaling
+      // status reasons: "You have requested more instances (%d) than your current instance limit of %d allows"
+      'than your current instance limit',
+      'you have requested more vcpu capacity',
+      'your quota allows for',
+      'client.volumelimitexceeded',
     ),
     refinesCapacityWrapper: true,
   },

@@ -21,7 +21,11 @@ export default defineRule({
     keyEntity: 'workloads',
   },
   recognition: {
-    clauses: anyOf('incompatible requirements', 'does not have known values'),
+    // the API server refuses a NodeClaim whose requirements exceed the CRD's maxItems (v1: 100; v0.3x: 30)
+    clauses: [
+      ...anyOf('incompatible requirements', 'does not have known values'),
+      ['spec.requirements: too many', 'must have at most'],
+    ],
     patterns: [{ gate: ' not in ', pattern: /\bnot in [a-z0-9./-]+ in \[/ }],
     schedulingReason: true,
   },

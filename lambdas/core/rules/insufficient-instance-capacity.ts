@@ -1,9 +1,23 @@
 import { DOCS } from '../advice/docs-links';
 import { shellArg } from '../advice/shell';
+import type { RuleId } from './ids';
 import { anyOf, defineRule } from './types';
 
-/** Karpenter's own wrapper around several fleet errors: a specific cause beside it is the diagnosis. */
-export const GENERIC_CAPACITY_FRAGMENTS: readonly string[] = ['insufficient capacity', 'insufficientcapacity'];
+/**
+ * Karpenter's own wrapper around several fleet errors, and the event reason it is published under: a
+ * specific cause beside it is the diagnosis.
+ */
+export const GENERIC_CAPACITY_FRAGMENTS: readonly string[] = [
+  'insufficient capacity',
+  'insufficientcapacity',
+  'insufficientcapacityerror',
+];
+
+/**
+ * Rules whose cause Karpenter also wraps as InsufficientCapacityError (its unfulfillable-capacity set,
+ * pkg/errors/errors.go), beside those that say so with `refinesCapacityWrapper`: an exhausted subnet.
+ */
+export const WRAPPED_CAPACITY_CAUSES: readonly RuleId[] = ['subnet-ip-exhaustion'];
 
 export default defineRule({
   info: {
@@ -26,6 +40,12 @@ export default defineRule({
       'insufficientreservedinstancecapacity',
       'instance types were unavailable',
       'spotmaxpricetoolow',
+      // EC2's own message text, as Auto Scaling status reasons and consoles show it without the code
+      'we currently do not have sufficient',
+      'there is no spot capacity available',
+      'no spot capacity available that matches',
+      // instance state-transition reason: a spot instance reclaimed right after launch
+      'server.spotinstancetermination',
     ),
   },
   diagnose: (f) => {

@@ -29,6 +29,11 @@ export default defineRule({
       'resolving ami',
       'creating launch template',
       'launch template not found',
+      // instance state-transition reasons of an instance that terminates while it launches: the EBS KMS key
+      // of the launch template (or the account's default EBS encryption) cannot be used
+      'client error on launch',
+      'invalidkmskey',
+      'client.invalidsnapshot.notfound',
     ),
     // ec2:CreateLaunchTemplate refused the rendered user data in the EC2NodeClass dry run (Karpenter v1.3+)
     conditions: [{ type: 'validationsucceeded', reasons: ['userdatasizelimitexceeded'] }],

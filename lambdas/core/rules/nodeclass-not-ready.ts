@@ -22,11 +22,21 @@ export default defineRule({
         'nodeclassnotready',
         'resolving node class',
         'resolving nodeclass',
+        'resolving ec2nodeclass',
+        // the Ready condition's message lists the conditions that hold it False (operatorpkg status, v1)
+        'validationsucceeded=false',
+        'instanceprofileready=false',
       ),
       ['ec2nodeclass', 'not found'],
       ['nodeclass', 'not ready'],
       ['awsnodetemplate', 'not found'],
+      // operatorpkg's error for a NodeClass whose status is not written yet, when a launch needs it (v1);
+      // the same words as a condition's message on its way to Unknown are healthy
+      ['object is awaiting reconciliation', 'launching nodeclaim'],
+      ['object is awaiting reconciliation', 'creating instance'],
     ],
+    // v0.5-v0.15: "Failed to provision new node, … matched 0/%d provisioners": no Provisioner applies
+    patterns: [{ gate: 'matched 0/', pattern: /\bmatched 0\/\d+ provisioners/ }],
     conditions: [
       { type: 'ready' },
       { type: 'instanceprofileready' },

@@ -23,6 +23,8 @@ export default defineRule({
       'no instance type has enough resources',
       'no instance type which had enough resources',
       'insufficient resources',
+      // kube-scheduler ErrNoNodesAvailable (v1.9-v1.18): no node at all to filter
+      'no nodes available to schedule pods',
     ),
     patterns: [{ gate: 'insufficient ', pattern: /\b\d+ insufficient [a-z]/ }],
     schedulingReason: true,

@@ -23,7 +23,20 @@ export default defineRule({
       'tls: bad certificate',
       'certificate signed by unknown authority',
       'certificate has expired',
+      'tls: unknown certificate authority',
+      // knative.dev/pkg webhook (Karpenter v0.3x-v1.x): the server has no certificate yet, the certificate
+      // reconciler finds the secret without its keys ("secret %q is missing %q key"), the conversion
+      // reconciler finds the CRD not pointing at the webhook ("custom resource %q isn't configured for
+      // webhook conversion")
+      'tls: no certificates configured',
+      "isn't configured for webhook conversion",
     ),
+    patterns: [
+      {
+        gate: 'is missing',
+        pattern: /\bsecret \\?"?[a-z0-9.-]+\\?"? is missing \\?"?(?:ca-cert|server-cert|server-key)\.pem/,
+      },
+    ],
   },
   diagnose: (f) => {
     const where = f.controller();
