@@ -1,4 +1,5 @@
 import type { RawMessage } from './assemble';
+import { awsLogsOutputMessages } from './aws-logs-output';
 import { type EnvelopeIndex, EventKind, idOf, messageOf, timestampOf } from './envelope-events';
 import { isObject, tryJson } from './json';
 import {
@@ -187,6 +188,8 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): Iter
     const decoded = toSubscriptionDocument(value);
     return decoded.ok ? fromDocument(decoded.document, stats) : malformed(stats, decoded.reason);
   }
+  const awsLogsOutput = awsLogsOutputMessages(value, file);
+  if (awsLogsOutput) return awsLogsOutput;
   if (Array.isArray(value.items) && (value.kind === 'EventList' || value.kind === 'List' || value.apiVersion)) {
     return value.items.map((item, index) => ({ message: JSON.stringify(item), origin: { file, line: index + 1 } }));
   }
