@@ -44,14 +44,8 @@ export const DEFAULT_FILTER_TERMS = [
   // EC2 and IAM error codes that appear without a level in relayed messages
   'InsufficientCidrBlocks',
   'InsufficientFreeAddressesInSubnet',
-  'InsufficientInstanceCapacity',
-  'UnfulfillableCapacity',
   'VcpuLimitExceeded',
-  'MaxSpotInstanceCountExceeded',
-  'InstanceLimitExceeded',
   'AccessDenied',
-  'AccessDeniedException',
-  'UnauthorizedOperation',
   'AuthFailure',
   // node bootstrap and join (kubelet klog lines carry no level word), Kubernetes API access and validation
   'Unable',
@@ -64,17 +58,35 @@ export const DEFAULT_FILTER_TERMS = [
   'False',
   // AWS credential, throttling and AMI discovery codes relayed without a level
   'NoCredentialProviders',
-  'WebIdentityErr',
-  'ExpiredToken',
-  'ExpiredTokenException',
-  'InvalidClientTokenId',
-  'UnrecognizedClientException',
   'InvalidIdentityToken',
-  'RequestLimitExceeded',
-  'Throttling',
-  'ThrottlingException',
   'LimitExceeded',
   'ParameterNotFound',
+  // Words of the AWS error messages that follow a code ("ThrottlingException: Rate exceeded", "is not
+  // authorized to perform", "security token … is expired/invalid"): one word stands for many codes.
+  'exceeded',
+  'authorized',
+  'permission',
+  'expired',
+  'quota',
+  'sufficient',
+  'insufficient',
+  // issue 29's released real lines: Normal events, kubelet, kernel, nodeadm and cloud-init wordings
+  'Cannot',
+  'exceeds',
+  'OOM',
+  'oom',
+  'Kill',
+  'unsatisfiable',
+  'failure',
+  'retrying',
+  'pressure',
+  'Pending',
+  'nodepools',
+  'such',
+  'breach',
+  'ttl',
+  // a console-format (tab-separated) Karpenter line in a Fluent Bit record: its level follows an escaped tab
+  'tERROR',
   // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/resolution.ts).
   // The scheduler's Scheduled event would too, but every pod start has one: not worth its volume.
   'Nominated',
