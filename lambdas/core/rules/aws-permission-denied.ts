@@ -96,6 +96,20 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'karpenter-controller-6f4958b978-kk2gn manager   ErrorMessage: "The provided credentials do not have permission to create the service-linked role for EC2 Spot Instances.",',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/504 (real-lines-train train-087)',
+      },
+      {
+        line: 'Warning  MissingIAMPermissions  Unauthorized operation: failed to call ec2:DescribeSubnets due to missing permissions.',
+        source: 'https://github.com/eksctl-io/eksctl/issues/8768 (real-lines-train train-247)',
+      },
+      {
+        line: '{"kind":"Event","apiVersion":"v1","involvedObject":{"kind":"NodeClaim","name":"default-x8k2p"},"reason":"SpotServiceLinkedRoleCreationFailed","message":"AuthFailure.ServiceLinkedRoleCreationNotPermitted: The provided credentials do not have permission to create the service-linked role for EC2 Spot Instances.","type":"Warning","source":{"component":"karpenter"}}',
+        source:
+          "constructed from EC2's AuthFailure.ServiceLinkedRoleCreationNotPermitted message in a NodeClaim Event JSON",
+      },
+
+      {
         line: '{"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, operation error EC2: CreateFleet, https response error StatusCode: 403, RequestID: 1, api error UnauthorizedOperation: You are not authorized to perform this operation."}',
         source:
           "constructed from the AWS SDK for Go v2 error 'operation error %s: %s, https response error StatusCode: %d, RequestID: %s, api error %s: %s' with UnauthorizedOperation",

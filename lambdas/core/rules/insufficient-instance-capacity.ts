@@ -78,12 +78,32 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: '│       * Scaling activity (d5a62772-25a3-3218-2623-e9ec177e0692): Failed: We currently do not have sufficient c4.8xlarge capacity in the Availability Zone you requested (us-east-2b). Our system will be working on provisioning additional capacity. You can currently get c4.8xlarge capacity by not specifying an Availability Zone in your request or choosing us-east-2a, us-east-2c. Launching EC2 instance failed.',
+        source: 'https://github.com/defenseunicorns/delivery-aws-iac/issues/334 (real-lines-train train-253)',
+      },
+      {
+        line: '"StatusMessage": "We currently do not have sufficient m5.large capacity in the Availability Zone you requested (us-east-1a). Our system will be working on provisioning additional capacity. You can currently get m5.large capacity by not specifying an Availability Zone in your request or choosing us-east-1b, us-east-1c. Launching EC2 instance failed.",',
+        source:
+          "constructed from EC2's InsufficientInstanceCapacity message as aws autoscaling describe-scaling-activities prints it",
+      },
+      {
+        line: 'State transition reason: Server.InsufficientInstanceCapacity: Insufficient capacity.',
+        source: 'constructed from the EC2 StateReason codes (StateReasonType, API 2013-02-01)',
+      },
+
+      {
         line: '{"message":"failed launching nodeclaim","error":"creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient g5.xlarge capacity"}',
         source:
           "constructed from Karpenter's 'creating instance, insufficient capacity, with fleet error(s), %s' and the EC2 error code InsufficientInstanceCapacity",
       },
     ],
     silent: [
+      {
+        line: "  Warning  InsufficientCapacityError  2m  karpenter  NodeClaim default-x8k2p event: creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet 'subnet-0a1b2c3d4e5f67890' to satisfy the requested number of instances.",
+        source:
+          "constructed from Karpenter v1's InsufficientCapacityError event for an exhausted subnet: subnet-ip-exhaustion alone (issue 29)",
+      },
+
       {
         line: '{"level":"DEBUG","message":"removing offering from offerings","reason":"InsufficientInstanceCapacity"}',
         source:

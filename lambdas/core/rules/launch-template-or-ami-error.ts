@@ -67,6 +67,20 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'State transition reason message: Client.InternalError: Client error on launch',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1407 (real-lines-train train-177)',
+      },
+      {
+        line: 'State transition reason: Client.InvalidKMSKey.InvalidState: The KMS key provided is in an incorrect state',
+        source: 'constructed from the EC2 StateReason of an instance whose EBS KMS key is disabled or pending deletion',
+      },
+      {
+        line: '{"hostname":"ip-10-1-2-3.us-east-2.compute.internal","systemd_unit":"nodeadm-run.service","message":"StateReason: {Code: Client.InternalError, Message: Client.InternalError: Client error on launch}"}',
+        source:
+          "constructed from aws ec2 describe-instances --query Reservations[].Instances[].StateReason (the EBS KMS key Karpenter's role cannot use)",
+      },
+
+      {
         line: '{"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, with fleet error(s), InvalidParameter: Security group sg-0123456789abcdef0 and subnet subnet-0123456789abcdef0 belong to different networks."}',
         source: "constructed from Karpenter's 'with fleet error(s), %s' and the EC2 error code InvalidParameter",
       },

@@ -18,7 +18,7 @@ const p = (rule: string, ...names: string[]): SchedulerPredicate[] => names.map(
 
 export const SCHEDULER_PREDICATES: readonly SchedulerPredicate[] = [
   ...p('scheduling-insufficient-resources', 'PodFitsResources', 'PodFitsHostPorts', 'PodFitsPorts'),
-  ...p('scheduling-node-selector-mismatch', 'MatchNodeSelector', 'HostName', 'PodFitsHost', 'CheckNodeLabelPresence'),
+  ...p('scheduling-node-selector-mismatch', 'MatchNodeSelector', 'PodFitsHost', 'CheckNodeLabelPresence'),
   ...p(
     'scheduling-untolerated-taint',
     'PodToleratesNodeTaints',
@@ -39,8 +39,11 @@ export const SCHEDULER_PREDICATES: readonly SchedulerPredicate[] = [
   ...p('node-not-ready', 'CheckNodeCondition'),
 ];
 
-/** The summary shape of one predicate: its name, a space and the count of nodes it failed on. */
+/**
+ * The summary shapes of one predicate: its name and the count of nodes it failed on after it
+ * (`NoVolumeZoneConflict (7)`, v1.6-v1.8) or before it (`2 PodToleratesNodeTaints`, v1.9).
+ */
 export const predicatePattern = (name: string): { gate: string; pattern: RegExp } => {
   const lower = name.toLowerCase();
-  return { gate: `${lower} (`, pattern: new RegExp(`(?:^|[^a-z])${lower} \\(\\d+\\)`) };
+  return { gate: lower, pattern: new RegExp(`(?:^|[^a-z])${lower} \\(\\d+\\)|\\d ${lower}(?:$|[^a-z])`) };
 };
