@@ -56,9 +56,14 @@ export default defineRule({
       ['169.254.169.254', 'connection refused'],
       ['169.254.169.254', 'no route to host'],
       ['ec2metadatarequesterror'],
+      // AWS SDK for Go v2 IMDS client (Karpenter v0.3x+, nodeadm): no token, or no answer in time
+      ['ec2imds', 'failed to get api token'],
+      ['ec2imds', 'context deadline exceeded'],
+      ['ec2imds', 'i/o timeout'],
       // A node that cannot reach the cluster's API server: VPC CNI ("error communicating with apiserver")
       // and kubelet/client-go dialling the endpoint on 443
       ['error communicating with apiserver'],
+      ['unable to contact k8s api-server'],
       [':443: i/o timeout'],
       // The kubelet gets no ECR credentials for the EKS pause image: ECR or its credential helper
       // cannot be reached from a private node
@@ -134,6 +139,10 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"failed to get region","error":"operation error ec2imds: GetRegion, canceled, context deadline exceeded"}',
+        source: 'constructed from the AWS SDK for Go v2 feature/ec2/imds client error when IMDS does not answer',
+      },
       {
         line: 'caused by: Get "http://169.254.169.254/latest/dynamic/instance-identity/document": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
         source: 'https://github.com/aws/karpenter-provider-aws/issues/5677 (real-lines-train train-169)',

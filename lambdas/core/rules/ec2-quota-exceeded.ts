@@ -27,7 +27,8 @@ export default defineRule({
       'than your current instance limit',
       'you have requested more vcpu capacity',
       'your quota allows for',
-      'client.volumelimitexceeded',
+      // VolumeLimitExceeded's message (a regional EBS storage quota): "You have exceeded your maximum gp3 storage limit"
+      'you have exceeded your maximum',
     ),
     refinesCapacityWrapper: true,
   },

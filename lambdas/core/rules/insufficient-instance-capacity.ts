@@ -44,6 +44,10 @@ export default defineRule({
       'we currently do not have sufficient',
       'there is no spot capacity available',
       'no spot capacity available that matches',
+      // Unsupported (Karpenter counts it as unfulfillable): the type is not offered in that zone
+      'is not supported in your requested availability zone',
+      // SpotMaxPriceTooLow's message
+      'lower than the minimum required spot request fulfillment price',
       // instance state-transition reason: a spot instance reclaimed right after launch
       'server.spotinstancetermination',
     ),
@@ -77,6 +81,10 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: 'Status Reason: Your Spot request price of 0.012 is lower than the minimum required Spot request fulfillment price of 0.0135. Launching EC2 instance failed.',
+        source: "constructed from EC2's SpotMaxPriceTooLow message in an Auto Scaling status reason",
+      },
       {
         line: '│       * Scaling activity (d5a62772-25a3-3218-2623-e9ec177e0692): Failed: We currently do not have sufficient c4.8xlarge capacity in the Availability Zone you requested (us-east-2b). Our system will be working on provisioning additional capacity. You can currently get c4.8xlarge capacity by not specifying an Availability Zone in your request or choosing us-east-2a, us-east-2c. Launching EC2 instance failed.',
         source: 'https://github.com/defenseunicorns/delivery-aws-iac/issues/334 (real-lines-train train-253)',

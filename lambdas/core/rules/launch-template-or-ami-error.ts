@@ -14,27 +14,33 @@ export default defineRule({
     keyEntity: 'nodepools',
   },
   recognition: {
-    clauses: anyOf(
-      'invalidlaunchtemplate',
-      'invalidblockdevicemapping',
-      'invalidamiid',
-      'invaliduserdata',
-      'invalidparametervalue',
-      'invalidparametercombination',
-      'invalidparameter:',
-      'requirements of amis',
-      'no amis found',
-      'amis not found',
-      'ami not found',
-      'resolving ami',
-      'creating launch template',
-      'launch template not found',
-      // instance state-transition reasons of an instance that terminates while it launches: the EBS KMS key
-      // of the launch template (or the account's default EBS encryption) cannot be used
-      'client error on launch',
-      'invalidkmskey',
-      'client.invalidsnapshot.notfound',
-    ),
+    clauses: [
+      ...anyOf(
+        'invalidlaunchtemplate',
+        'invalidblockdevicemapping',
+        'invalidamiid',
+        'invaliduserdata',
+        'invalidparametervalue',
+        'invalidparametercombination',
+        'invalidparameter:',
+        'requirements of amis',
+        'no amis found',
+        'amis not found',
+        'ami not found',
+        'resolving ami',
+        'creating launch template',
+        'launch template not found',
+        // instance state-transition reasons of an instance that terminates while it launches: the EBS KMS key
+        // of the launch template (or the account's default EBS encryption) cannot be used
+        'client error on launch',
+        'invalidkmskey',
+        'client.invalidsnapshot.notfound',
+        // the NotFound messages of the launch inputs, as consoles and status reasons show them without the code
+        'the specified launch template',
+      ),
+      ['the image id', 'does not exist'],
+      ['the key pair', 'does not exist'],
+    ],
     // ec2:CreateLaunchTemplate refused the rendered user data in the EC2NodeClass dry run (Karpenter v1.3+)
     conditions: [{ type: 'validationsucceeded', reasons: ['userdatasizelimitexceeded'] }],
     refinesCapacityWrapper: true,
@@ -66,6 +72,10 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: "Launching a new EC2 instance. Status Reason: The image id '[ami-0a1b2c3d4e5f67890]' does not exist. Launching EC2 instance failed.",
+        source: "constructed from EC2's InvalidAMIID.NotFound message in an Auto Scaling status reason",
+      },
       {
         line: 'State transition reason message: Client.InternalError: Client error on launch',
         source: 'https://github.com/aws/karpenter-provider-aws/issues/1407 (real-lines-train train-177)',
