@@ -47,6 +47,8 @@ export const DEFAULT_FILTER_TERMS = [
   'VcpuLimitExceeded',
   'AccessDenied',
   'AuthFailure',
+  // the EBS KMS key an instance cannot launch with, as its state-transition reason
+  'InvalidKMSKey',
   // node bootstrap and join (kubelet klog lines carry no level word), Kubernetes API access and validation
   'Unable',
   'Unauthorized',
