@@ -28,6 +28,32 @@ export const DEFAULT_FILTER_TERMS: readonly string[] = [
     'invalid',
     'unschedulable',
     'Unschedulable',
+    // words of the AWS error messages that follow a code ("ThrottlingException: Rate exceeded", "is not
+    // authorized to perform", "security token … is expired"): one word stands for many codes
+    'exceeded',
+    'authorized',
+    'permission',
+    'expired',
+    'quota',
+    'sufficient',
+    'insufficient',
+    // Normal events, kubelet, kernel, nodeadm and cloud-init wordings without a level word
+    'Cannot',
+    'exceeds',
+    'OOM',
+    'oom',
+    'Kill',
+    'unsatisfiable',
+    'failure',
+    'retrying',
+    'pressure',
+    'Pending',
+    'nodepools',
+    'such',
+    'breach',
+    'ttl',
+    // a zap console line inside a Fluent Bit JSON record: the escaped tab glued to its level
+    'tERROR',
     // what each rule's lines say where no level word does: its EC2 codes, event reasons, conditions
     ...RULE_FILTER_TERMS,
     // Karpenter's Nominated event resolves a scheduling failure of the same delivery (lambdas/core/incidents/resolution.ts).

@@ -1,5 +1,6 @@
 import type { RawMessage } from '../parse/assemble';
 import { isObject, tryJson } from '../common/json';
+import { awsLogsOutputMessages } from './aws-logs-output';
 import {
   decodeSubscriptionData,
   toSubscriptionDocument,
@@ -185,6 +186,8 @@ function fromJsonDocument(value: unknown, file: string, stats: InputStats): Iter
     const decoded = toSubscriptionDocument(value);
     return decoded.ok ? fromDocument(decoded.document, stats) : malformed(stats, decoded.reason);
   }
+  const awsLogsOutput = awsLogsOutputMessages(value, file);
+  if (awsLogsOutput) return awsLogsOutput;
   if (Array.isArray(value.items) && (value.kind === 'EventList' || value.kind === 'List' || value.apiVersion)) {
     return value.items.map((item, index) => ({ message: JSON.stringify(item), origin: { file, line: index + 1 } }));
   }

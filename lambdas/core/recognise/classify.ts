@@ -9,7 +9,7 @@ import {
 import { ENTITY_GATES, extractEntities, isKarpenterPod } from './entities';
 import type { Entities, LogRecord, Signal } from '../model';
 import { logRules, type LogRule, type RuleId } from './rules';
-import { GENERIC_CAPACITY_FRAGMENTS } from './rules/insufficient-instance-capacity';
+import { GENERIC_CAPACITY_FRAGMENTS, WRAPPED_CAPACITY_CAUSES } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
 import { SubstringMatcher } from './substring-matcher';
 import { PLACEMENT_MARKERS } from '../incidents/resolution';
@@ -73,7 +73,9 @@ function buildTables(): Tables {
     fragmentSet: new Set(fragments),
     fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
     telling: tellingFragments(matchers, conditions),
-    specificCapacityCauses: matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule),
+    specificCapacityCauses: [
+      ...new Set([...matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule), ...WRAPPED_CAPACITY_CAUSES]),
+    ],
     capacityFragments: new Set(
       matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
     ),

@@ -14,7 +14,7 @@ export default defineRule({
     recognises:
       'RequestLimitExceeded, Throttling "Rate exceeded", ThrottlingException, SDK retries exhausted on them, retry quota exceeded',
   },
-  filterTerms: ['RequestLimitExceeded', 'Throttling', 'ThrottlingException', 'LimitExceeded'],
+  filterTerms: ['LimitExceeded'],
   recognition: {
     clauses: [
       // the AWS SDK's throttle error codes (aws/retry DefaultThrottleErrorCodes) that EC2, SSM, IAM, STS, SQS and pricing send

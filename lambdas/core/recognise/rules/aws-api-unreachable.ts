@@ -50,6 +50,27 @@ export default defineRule({
       ['amazonaws.com', 'connection refused'],
       ['amazonaws.com', 'tls handshake timeout'],
       ['amazonaws.com', 'context deadline exceeded'],
+      // The instance metadata service (region, identity document, IMDSv2 token) does not answer: hop limit
+      // or a network policy; SDK v1 names it EC2MetadataRequestError
+      ['169.254.169.254', 'context deadline exceeded'],
+      ['169.254.169.254', 'i/o timeout'],
+      ['169.254.169.254', 'connection refused'],
+      ['169.254.169.254', 'no route to host'],
+      ['ec2metadatarequesterror'],
+      // AWS SDK for Go v2 IMDS client (Karpenter v0.3x+, nodeadm): no token, or no answer in time
+      ['ec2imds', 'failed to get api token'],
+      ['ec2imds', 'context deadline exceeded'],
+      ['ec2imds', 'i/o timeout'],
+      // A node that cannot reach the cluster's API server: VPC CNI ("error communicating with apiserver")
+      // and kubelet/client-go dialling the endpoint on 443
+      ['error communicating with apiserver'],
+      ['unable to contact k8s api-server'],
+      [':443: i/o timeout'],
+      // The kubelet gets no ECR credentials for the EKS pause image: ECR or its credential helper
+      // cannot be reached from a private node
+      ['/eks/pause', 'no basic auth credentials'],
+      // AWS SDK for Go v2 retry log (nodeadm, LogRetries): "retrying request EC2/DescribeInstances, attempt 2"
+      ['retrying request ', ', attempt '],
     ],
   },
   // A Pricing API out of reach is a cost question, not an outage: Karpenter launches on built-in prices.
@@ -119,6 +140,37 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"failed to get region","error":"operation error ec2imds: GetRegion, canceled, context deadline exceeded"}',
+        source: 'constructed from the AWS SDK for Go v2 feature/ec2/imds client error when IMDS does not answer',
+      },
+      {
+        line: 'caused by: Get "http://169.254.169.254/latest/dynamic/instance-identity/document": context deadline exceeded (Client.Timeout exceeded while awaiting headers)',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/5677 (real-lines-train train-169)',
+      },
+      {
+        line: '2019-08-07T02:24:04.835Z [ERROR]        Failed to create client: error communicating with apiserver: Get https://100.127.0.1:443/version?timeout=32s: dial tcp 100.127.0.1:443: i/o timeout',
+        source: 'https://github.com/aws/amazon-vpc-cni-k8s/issues/575 (real-lines-train train-244)',
+      },
+      {
+        line: 'Feb 19 07:57:30 localhost nodeadm[2015]: SDK 2026/02/19 07:57:30 DEBUG retrying request EC2/DescribeInstances, attempt 2',
+        source: 'https://github.com/awslabs/amazon-eks-ami/issues/2632 (real-lines-train train-242)',
+      },
+      {
+        line: '2019/04/04 05:47:09 ip-10-0-10-245.ap-northeast-1.compute.internal kubelet[4454]: E0404 05:47:09.039972    4454 remote_runtime.go:96] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = Error response from daemon: Get https://602401143452.dkr.ecr.ap-northeast-1.amazonaws.com/v2/eks/pause-amd64/manifests/3.1: no basic auth credentials',
+        source: 'https://github.com/kubernetes/kubernetes/issues/76125 (real-lines-train train-243)',
+      },
+      {
+        line: '{"hostname":"ip-10-1-2-3.us-east-2.compute.internal","systemd_unit":"kubelet.service","message":"E0506 07:08:09.101234    2471 remote_runtime.go:116] \\"RunPodSandbox from runtime service failed\\" err=\\"rpc error: code = Unknown desc = failed to get sandbox image \\\\\\"602401143452.dkr.ecr.us-east-2.amazonaws.com/eks/pause:3.5\\\\\\": failed to pull image: dial tcp 52.95.1.10:443: i/o timeout\\""}',
+        source:
+          "constructed from kubelet remote_runtime.go 'RunPodSandbox from runtime service failed' on a private node without an ECR endpoint (dataplane record)",
+      },
+      {
+        line: '{"level":"error","ts":"2025-05-06T07:08:09.101Z","caller":"aws/imds.go:120","msg":"EC2MetadataRequestError: failed to get EC2 instance identity document\\ncaused by: RequestError: send request failed\\ncaused by: Get \\"http://169.254.169.254/latest/dynamic/instance-identity/document\\": dial tcp 169.254.169.254:80: i/o timeout"}',
+        source:
+          'constructed from AWS SDK for Go v1 ec2metadata EC2MetadataRequestError (an IMDS hop limit of 1 seen from a pod)',
+      },
+
       {
         line: '{"level":"ERROR","message":"failed listing instance types","error":"operation error EC2: DescribeInstanceTypes, exceeded maximum number of attempts, 3, https response error StatusCode: 0, RequestID: , request send failed, Post \\"https://ec2.us-east-1.amazonaws.com/\\": dial tcp 10.0.0.1:443: i/o timeout"}',
         source:

@@ -17,40 +17,44 @@ export default defineRule({
     recognises:
       'NoCredentialProviders, WebIdentityErr, failed to refresh cached credentials, no EC2 IMDS role, ExpiredToken, InvalidClientTokenId',
   },
-  filterTerms: [
-    'NoCredentialProviders',
-    'WebIdentityErr',
-    'ExpiredToken',
-    'ExpiredTokenException',
-    'InvalidClientTokenId',
-    'UnrecognizedClientException',
-    'InvalidIdentityToken',
-  ],
+  filterTerms: ['NoCredentialProviders', 'InvalidIdentityToken'],
   recognition: {
-    clauses: anyOf(
-      // AWS SDK for Go v1 (aws/credentials, aws/ec2metadata, stscreds)
-      'nocredentialproviders',
-      'no valid providers in chain',
-      'webidentityerr',
-      'ec2rolerequesterror',
-      'ec2metadataerror',
-      'sharedcredsload',
-      // AWS SDK for Go v2 (aws/credential_cache.go, credentials/ec2rolecreds, smithy auth)
-      'failed to retrieve credentials',
-      'failed to refresh cached credentials',
-      'no ec2 imds role found',
-      // The instance metadata service answered no role or not at all: the SDK fell back to it for want of
-      // IRSA or Pod Identity credentials, a credentials problem before it is a network one.
-      'request to ec2 imds failed',
-      'get identity: get credentials',
-      // STS and every service: the token is unknown, expired or not trusted
-      'invalidclienttokenid',
-      'unrecognizedclientexception',
-      'expiredtoken',
-      'invalididentitytoken',
-      'security token included in the request is invalid',
-      'security token included in the request is expired',
-    ),
+    clauses: [
+      // EKS Pod Identity: the SDK cannot reach the agent on the node
+      ...['i/o timeout', 'connection refused', 'context deadline exceeded', 'no route to host'].map((error) => [
+        '169.254.170.23',
+        error,
+      ]),
+      ...anyOf(
+        // AWS SDK for Go v1 (aws/credentials, aws/ec2metadata, stscreds)
+        'nocredentialproviders',
+        'no valid providers in chain',
+        'webidentityerr',
+        'ec2rolerequesterror',
+        'ec2metadataerror',
+        'sharedcredsload',
+        // AWS SDK for Go v2 (aws/credential_cache.go, credentials/ec2rolecreds, smithy auth)
+        'failed to retrieve credentials',
+        'failed to refresh cached credentials',
+        'no ec2 imds role found',
+        // The instance metadata service answered no role or not at all: the SDK fell back to it for want of
+        // IRSA or Pod Identity credentials, a credentials problem before it is a network one.
+        'request to ec2 imds failed',
+        'get identity: get credentials',
+        // STS and every service: the token is unknown, expired or not trusted
+        'invalidclienttokenid',
+        'unrecognizedclientexception',
+        'expiredtoken',
+        'invalididentitytoken',
+        'security token included in the request is invalid',
+        'security token included in the request is expired',
+        // EKS Pod Identity: the agent (169.254.170.23) cannot get credentials from EKS Auth, or the SDK
+        // cannot reach the agent
+        'error fetching credentials',
+        'unable to fetch credentials from eks auth',
+        'error getting credentials to cache',
+      ),
+    ],
   },
   diagnose: (f) => {
     const account = karpenterServiceAccount(f);
@@ -108,6 +112,16 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'eks-pod-identity-agent {"client-addr":"192.168.146.19:36642","cluster-name":"eks-fi-eu1-d","level":"error","msg":"Error fetching credentials: error getting credentials to cache: unable to fetch credentials from EKS Auth: operation error EKS Auth: AssumeRoleForPodIdentity, https response error StatusCode: 0, RequestID: , canceled, context canceled","operation":"AssumeRoleForPodIdentity","request-id":"","service":"EKS Auth","time":"2025-05-27T16:22:23Z"}',
+        source: 'https://github.com/aws/secrets-store-csi-driver-provider-aws/issues/465 (real-lines-train train-241)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"Reconciler error","commit":"a1b2c3d","error":"operation error EC2: DescribeInstanceTypes, get identity: get credentials: failed to refresh cached credentials, failed to load credentials, exceeded maximum number of attempts, 3, request send failed, Get \\"http://169.254.170.23/v1/credentials\\": dial tcp 169.254.170.23:80: connect: connection refused"}',
+        source:
+          'constructed from AWS SDK for Go v2 container credentials provider when the EKS Pod Identity agent does not answer',
+      },
+
+      {
         line: '{"level":"ERROR","time":"2025-04-12T12:00:41.221Z","logger":"controller","message":"failed listing instance types","error":"operation error EC2: DescribeInstanceTypes, get identity: get credentials: failed to refresh cached credentials, failed to retrieve credentials, operation error STS: AssumeRoleWithWebIdentity, https response error StatusCode: 400, RequestID: 8d3a2f0c-1b7e-4b55-9c61-2f0e7a9b4c11, InvalidIdentityToken: No OpenIDConnect provider found in your account for https://oidc.eks.eu-west-1.amazonaws.com/id/7B1E3C"}',
         source: `constructed from ${SDK_V2}/aws/credential_cache.go 'failed to refresh cached credentials, %w' and credentials/stscreds`,
       },
@@ -125,6 +139,11 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: '{"level":"info","msg":"Storing creds in cache","cluster-name":"demo","time":"2025-05-27T16:22:23Z"}',
+        source: "constructed from the EKS Pod Identity agent's healthy cache log",
+      },
+
       {
         line: '{"level":"DEBUG","time":"2025-04-12T12:00:00.100Z","logger":"controller","message":"discovered region","region":"eu-west-1"}',
         source: 'aws/karpenter-provider-aws@v1.14.1:pkg/operator/operator.go "discovered region"',

@@ -34,7 +34,7 @@ export default defineRule({
       'UnauthorizedOperation, AccessDenied, "is not authorized to perform", ValidationSucceeded False (*AuthCheckFailed)',
   },
   escalatesOn: 'iamActions',
-  filterTerms: ['AccessDenied', 'AccessDeniedException', 'UnauthorizedOperation', 'AuthFailure', 'denied'],
+  filterTerms: ['AccessDenied', 'AuthFailure', 'denied'],
   recognition: {
     clauses: anyOf(
       'unauthorizedoperation',
@@ -42,6 +42,12 @@ export default defineRule({
       'not authorized to perform',
       'authfailure',
       'not authorized to create the service-linked role',
+      // AuthFailure.ServiceLinkedRoleCreationNotPermitted's message: "The provided credentials do not have
+      // permission to create the service-linked role for EC2 Spot Instances"
+      'permission to create the service-linked role',
+      'servicelinkedrolecreationnotpermitted',
+      'due to missing permissions',
+      'unauthorized operation:',
     ),
     // EC2NodeClass dry runs of the calls Karpenter needs (Karpenter v1.1+): ValidationSucceeded False for these reasons.
     conditions: [
@@ -91,6 +97,20 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: 'karpenter-controller-6f4958b978-kk2gn manager   ErrorMessage: "The provided credentials do not have permission to create the service-linked role for EC2 Spot Instances.",',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/504 (real-lines-train train-087)',
+      },
+      {
+        line: 'Warning  MissingIAMPermissions  Unauthorized operation: failed to call ec2:DescribeSubnets due to missing permissions.',
+        source: 'https://github.com/eksctl-io/eksctl/issues/8768 (real-lines-train train-247)',
+      },
+      {
+        line: '{"kind":"Event","apiVersion":"v1","involvedObject":{"kind":"NodeClaim","name":"default-x8k2p"},"reason":"SpotServiceLinkedRoleCreationFailed","message":"AuthFailure.ServiceLinkedRoleCreationNotPermitted: The provided credentials do not have permission to create the service-linked role for EC2 Spot Instances.","type":"Warning","source":{"component":"karpenter"}}',
+        source:
+          "constructed from EC2's AuthFailure.ServiceLinkedRoleCreationNotPermitted message in a NodeClaim Event JSON",
+      },
+
       {
         line: '{"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, operation error EC2: CreateFleet, https response error StatusCode: 403, RequestID: 1, api error UnauthorizedOperation: You are not authorized to perform this operation."}',
         source:

@@ -30,6 +30,19 @@ export default defineRule({
       "can't remove",
       'cannot be consolidated',
       'not all pods would schedule',
+      // Drains that do not finish (the FailedDraining reason is in vocabulary/event-reasons.ts): its message
+      // "Failed to drain node, %d pods are waiting to be evicted" (v0.14–v1.14), the consistency check of a node hung deleting (v0.21–v0.37) and the
+      // terminator's eviction errors of every release.
+      'failed to drain node',
+      'pods are waiting to be evicted',
+      'is blocking evictions',
+      "can't drain node",
+      'unable to drain node',
+      'do not evict annotation',
+      'violates a pdb',
+      'due to pdb violation',
+      'due to pdb misconfiguration',
+      'eviction does not support multiple pdbs',
     ),
     // Karpenter's consolidation simulation reports why the node's running pods would not fit elsewhere in
     // the scheduler's words ("Not all pods would schedule, ns/pod => incompatible with nodepool …,
@@ -44,6 +57,8 @@ export default defineRule({
       'incompatible-requirements',
       'volume-zone-conflict',
       'nodepool-limits-exceeded',
+      // FailedInflightCheck / FailedConsistencyCheck name the check; a PDB blocking the drain is the cause
+      'node-not-initialized',
     ],
   },
   diagnose: (f) => {
@@ -100,6 +115,36 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'default       0s          Warning   FailedDraining               node/ip-10-0-40-247.ec2.internal                           Failed to drain node, 4 pods are waiting to be evicted',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/5806 (real-lines-train train-180)',
+      },
+      {
+        line: '{"kind":"Event","apiVersion":"v1","involvedObject":{"kind":"Node","name":"ip-10-1-2-3.us-east-2.compute.internal"},"reason":"FailedDraining","message":"Failed to drain node, 2 pods are waiting to be evicted","type":"Warning","source":{"component":"karpenter"}}',
+        source:
+          "constructed from kubernetes-sigs/karpenter v0.21-v1.14 pkg/controllers/node/termination/terminator/events/events.go 'Failed to drain node, %s' (Event JSON)",
+      },
+      {
+        line: "  Warning  FailedInflightCheck  2m (x12 over 60m)  karpenter  Inflight check failed for node, Can't drain node, PDB shop/api is blocking evictions",
+        source:
+          'constructed from kubernetes-sigs/karpenter@v0.25.0 pkg/controllers/inflightchecks/termination.go "Can\'t drain node, PDB %s is blocking evictions" (describe row)',
+      },
+      {
+        line: "default   3m   Warning   FailedConsistencyCheck   nodeclaim/default-x7k2p   can't drain node, PDB shop/api is blocking evictions",
+        source:
+          'constructed from kubernetes-sigs/karpenter@v0.31.3 pkg/controllers/nodeclaim/consistency/termination.go "can\'t drain node, PDB %s is blocking evictions" (get events row)',
+      },
+      {
+        line: '2023-09-01T10:00:00.000Z\tDEBUG\tcontroller.termination\tFailed to evict pod shop/api-7d4b9c6f5d-x2x9k due to PDB violation.\t{"commit": "b157d45", "node": "ip-10-1-2-3.ec2.internal"}',
+        source:
+          "constructed from aws/karpenter-provider-aws@v0.5.6 pkg/controllers/termination/eviction.go 'Failed to evict pod %s due to PDB violation.' (zap console)",
+      },
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"Reconciler error","commit":"a1b2c3d","controller":"node.termination","error":"evicting pod violates a PDB"}',
+        source:
+          "constructed from kubernetes-sigs/karpenter v1.5-v1.6 pkg/controllers/node/termination/terminator/eviction.go 'evicting pod violates a PDB' (zap JSON)",
+      },
+
+      {
         line: '  Normal  Unconsolidatable  6m10s  karpenter  pdb "shop/api" prevents pod evictions',
         source:
           "constructed from Karpenter's Unconsolidatable event with the disruption reason 'pdb %q prevents pod evictions'",
@@ -120,6 +165,12 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: '  Normal  Evicted  1m  karpenter  Evicted pod: shop/api-7d4b9c6f5d-x2x9k',
+        source:
+          "constructed from kubernetes-sigs/karpenter v1.2-v1.14 pkg/controllers/node/termination/terminator/events/events.go 'Evicted pod: ' (healthy)",
+      },
+
       {
         line: '3m42s       Normal    DisruptionLaunching              nodeclaim/general-purpose-l6dpl   Launching NodeClaim: Underutilized',
         source:

@@ -16,7 +16,7 @@ export default defineRule({
   enrichment: ['quota'],
   actions: ['request-quota-increase'],
   escalatesOn: 'quotas',
-  filterTerms: ['VcpuLimitExceeded', 'MaxSpotInstanceCountExceeded', 'InstanceLimitExceeded'],
+  filterTerms: ['VcpuLimitExceeded'],
   recognition: {
     clauses: anyOf(
       'vcpulimitexceeded',
@@ -26,6 +26,13 @@ export default defineRule({
       'maxfleetcountexceeded',
       'than your current vcpu limit',
       'max spot instance count exceeded',
+      // EC2's message text without its code (InstanceLimitExceeded, VcpuLimitExceeded), as in Auto Scaling
+      // status reasons: "You have requested more instances (%d) than your current instance limit of %d allows"
+      'than your current instance limit',
+      'you have requested more vcpu capacity',
+      'your quota allows for',
+      // VolumeLimitExceeded's message (a regional EBS storage quota): "You have exceeded your maximum gp3 storage limit"
+      'you have exceeded your maximum',
     ),
     refinesCapacityWrapper: true,
   },
@@ -93,6 +100,19 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: '"Description": "Launching a new EC2 instance.  Status Reason: You have requested more instances (7) than your current instance limit of 6 allows for the specified instance type. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit. Launching EC2 instance failed.",',
+        source: 'https://github.com/kubernetes/autoscaler/issues/1263 (real-lines-train train-250)',
+      },
+      {
+        line: 'Launching a new EC2 instance: i-0a1b2c3d4e5f67890. Status Reason: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit. Launching EC2 instance failed.',
+        source: "constructed from EC2's VcpuLimitExceeded message in an Auto Scaling status reason",
+      },
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"failed launching nodeclaim","commit":"a1b2c3d","error":"creating instance, with fleet error(s), InstanceLimitExceeded: Your quota allows for 0 more running instance(s). You requested at least 1"}',
+        source: "constructed from EC2's InstanceLimitExceeded message in a Karpenter fleet error",
+      },
+
       {
         line: '{"message":"failed launching nodeclaim","error":"creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows"}',
         source:

@@ -25,7 +25,11 @@ export default defineRule({
   scheduling: { leadRank: 1, asCause: () => "some NodePools' requirements are incompatible with the pods'" },
   filterTerms: ['incompatible', 'compatible'],
   recognition: {
-    clauses: anyOf('incompatible requirements', 'does not have known values'),
+    // the API server refuses a NodeClaim whose requirements exceed the CRD's maxItems (v1: 100; v0.3x: 30)
+    clauses: [
+      ...anyOf('incompatible requirements', 'does not have known values'),
+      ['spec.requirements: too many', 'must have at most'],
+    ],
     patterns: [{ gate: ' not in ', pattern: /\bnot in [a-z0-9./-]+ in \[/ }],
     schedulingReason: true,
   },
@@ -84,6 +88,15 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: 'creating node claim, NodeClaim.karpenter.sh \\"spot-8c7mc\\" is invalid: [spec.requirements: Too many: 32: must have at most 30 items, <nil>: Invalid value: \\"null\\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]; creating node claim, NodeClaim.karpenter.sh \\"burstable-2l6cf\\" is invalid: [spec.requirements: Too many: 33: must have at most 30 items, <nil>: Invalid value: \\"null\\": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation]',
+        source: 'https://github.com/Panfactum/stack/issues/42 (real-lines-train train-184)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"controller","message":"failed launching nodeclaim","commit":"a1b2c3d","error":"creating node claim, NodeClaim.karpenter.sh \\"default-x8k2p\\" is invalid: spec.requirements: Too many: 101: must have at most 100 items"}',
+        source: "constructed from the API server's maxItems refusal of a v1 NodeClaim's requirements",
+      },
+
       {
         line: 'incompatible requirements, label \\"eks.amazonaws.com/nodegroup\\" does not have known values"',
         source: seedSection(12),

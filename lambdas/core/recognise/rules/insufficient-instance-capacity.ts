@@ -1,9 +1,23 @@
 import { DOCS } from '../../advice/docs-links';
 import { shellArg } from '../../advice/shell';
+import type { RuleId } from './ids';
 import { anyOf, defineRule } from './types';
 
-/** Karpenter's own wrapper around several fleet errors: a specific cause beside it is the diagnosis. */
-export const GENERIC_CAPACITY_FRAGMENTS: readonly string[] = ['insufficient capacity', 'insufficientcapacity'];
+/**
+ * Karpenter's own wrapper around several fleet errors, and the event reason it is published under: a
+ * specific cause beside it is the diagnosis.
+ */
+export const GENERIC_CAPACITY_FRAGMENTS: readonly string[] = [
+  'insufficient capacity',
+  'insufficientcapacity',
+  'insufficientcapacityerror',
+];
+
+/**
+ * Rules whose cause Karpenter also wraps as InsufficientCapacityError (its unfulfillable-capacity set,
+ * pkg/errors/errors.go), beside those that say so with `refinesCapacityWrapper`: an exhausted subnet.
+ */
+export const WRAPPED_CAPACITY_CAUSES: readonly RuleId[] = ['subnet-ip-exhaustion'];
 
 export default defineRule({
   info: {
@@ -16,7 +30,7 @@ export default defineRule({
     recognises: 'InsufficientInstanceCapacity, UnfulfillableCapacity, "insufficient capacity"',
     keyEntity: 'nodepools',
   },
-  filterTerms: ['InsufficientInstanceCapacity', 'UnfulfillableCapacity', 'Insufficient'],
+  filterTerms: ['Insufficient'],
   recognition: {
     clauses: anyOf(
       'insufficientinstancecapacity',
@@ -27,6 +41,16 @@ export default defineRule({
       'insufficientreservedinstancecapacity',
       'instance types were unavailable',
       'spotmaxpricetoolow',
+      // EC2's own message text, as Auto Scaling status reasons and consoles show it without the code
+      'we currently do not have sufficient',
+      'there is no spot capacity available',
+      'no spot capacity available that matches',
+      // Unsupported (Karpenter counts it as unfulfillable): the type is not offered in that zone
+      'is not supported in your requested availability zone',
+      // SpotMaxPriceTooLow's message
+      'lower than the minimum required spot request fulfillment price',
+      // instance state-transition reason: a spot instance reclaimed right after launch
+      'server.spotinstancetermination',
     ),
   },
   diagnose: (f) => {
@@ -59,12 +83,36 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'Status Reason: Your Spot request price of 0.012 is lower than the minimum required Spot request fulfillment price of 0.0135. Launching EC2 instance failed.',
+        source: "constructed from EC2's SpotMaxPriceTooLow message in an Auto Scaling status reason",
+      },
+      {
+        line: '│       * Scaling activity (d5a62772-25a3-3218-2623-e9ec177e0692): Failed: We currently do not have sufficient c4.8xlarge capacity in the Availability Zone you requested (us-east-2b). Our system will be working on provisioning additional capacity. You can currently get c4.8xlarge capacity by not specifying an Availability Zone in your request or choosing us-east-2a, us-east-2c. Launching EC2 instance failed.',
+        source: 'https://github.com/defenseunicorns/delivery-aws-iac/issues/334 (real-lines-train train-253)',
+      },
+      {
+        line: '"StatusMessage": "We currently do not have sufficient m5.large capacity in the Availability Zone you requested (us-east-1a). Our system will be working on provisioning additional capacity. You can currently get m5.large capacity by not specifying an Availability Zone in your request or choosing us-east-1b, us-east-1c. Launching EC2 instance failed.",',
+        source:
+          "constructed from EC2's InsufficientInstanceCapacity message as aws autoscaling describe-scaling-activities prints it",
+      },
+      {
+        line: 'State transition reason: Server.InsufficientInstanceCapacity: Insufficient capacity.',
+        source: 'constructed from the EC2 StateReason codes (StateReasonType, API 2013-02-01)',
+      },
+
+      {
         line: '{"message":"failed launching nodeclaim","error":"creating instance, insufficient capacity, with fleet error(s), InsufficientInstanceCapacity: We currently do not have sufficient g5.xlarge capacity"}',
         source:
           "constructed from Karpenter's 'creating instance, insufficient capacity, with fleet error(s), %s' and the EC2 error code InsufficientInstanceCapacity",
       },
     ],
     silent: [
+      {
+        line: "  Warning  InsufficientCapacityError  2m  karpenter  NodeClaim default-x8k2p event: creating instance, insufficient capacity, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet 'subnet-0a1b2c3d4e5f67890' to satisfy the requested number of instances.",
+        source:
+          "constructed from Karpenter v1's InsufficientCapacityError event for an exhausted subnet: subnet-ip-exhaustion alone (issue 29)",
+      },
+
       {
         line: '{"level":"DEBUG","message":"removing offering from offerings","reason":"InsufficientInstanceCapacity"}',
         source:

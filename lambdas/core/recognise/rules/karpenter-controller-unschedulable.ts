@@ -13,6 +13,10 @@ export const SCHEDULING_FAILURE_FRAGMENTS = [
   'unable to schedule pod',
   'could not schedule pod',
   'failed to schedule pod',
+  // kube-scheduler before the framework (v1.9-v1.18): predicate summaries and the no-node error
+  'no nodes available to schedule pods',
+  'fit failure summary on nodes',
+  'match all of the following predicates',
 ] as const;
 
 export default defineRule({

@@ -13,23 +13,36 @@ export default defineRule({
     recognises: 'InvalidLaunchTemplate*, InvalidBlockDeviceMapping, AMI resolution, fleet InvalidParameterValue',
     keyEntity: 'nodepools',
   },
+  // The EBS KMS key an instance cannot launch with, as its state-transition reason.
+  filterTerms: ['InvalidKMSKey'],
   recognition: {
-    clauses: anyOf(
-      'invalidlaunchtemplate',
-      'invalidblockdevicemapping',
-      'invalidamiid',
-      'invaliduserdata',
-      'invalidparametervalue',
-      'invalidparametercombination',
-      'invalidparameter:',
-      'requirements of amis',
-      'no amis found',
-      'amis not found',
-      'ami not found',
-      'resolving ami',
-      'creating launch template',
-      'launch template not found',
-    ),
+    clauses: [
+      ...anyOf(
+        'invalidlaunchtemplate',
+        'invalidblockdevicemapping',
+        'invalidamiid',
+        'invaliduserdata',
+        'invalidparametervalue',
+        'invalidparametercombination',
+        'invalidparameter:',
+        'requirements of amis',
+        'no amis found',
+        'amis not found',
+        'ami not found',
+        'resolving ami',
+        'creating launch template',
+        'launch template not found',
+        // instance state-transition reasons of an instance that terminates while it launches: the EBS KMS key
+        // of the launch template (or the account's default EBS encryption) cannot be used
+        'client error on launch',
+        'invalidkmskey',
+        'client.invalidsnapshot.notfound',
+        // the NotFound messages of the launch inputs, as consoles and status reasons show them without the code
+        'the specified launch template',
+      ),
+      ['the image id', 'does not exist'],
+      ['the key pair', 'does not exist'],
+    ],
     // ec2:CreateLaunchTemplate refused the rendered user data in the EC2NodeClass dry run (Karpenter v1.3+)
     conditions: [{ type: 'validationsucceeded', reasons: ['userdatasizelimitexceeded'] }],
     refinesCapacityWrapper: true,
@@ -61,6 +74,24 @@ export default defineRule({
   },
   examples: {
     fires: [
+      {
+        line: "Launching a new EC2 instance. Status Reason: The image id '[ami-0a1b2c3d4e5f67890]' does not exist. Launching EC2 instance failed.",
+        source: "constructed from EC2's InvalidAMIID.NotFound message in an Auto Scaling status reason",
+      },
+      {
+        line: 'State transition reason message: Client.InternalError: Client error on launch',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/1407 (real-lines-train train-177)',
+      },
+      {
+        line: 'State transition reason: Client.InvalidKMSKey.InvalidState: The KMS key provided is in an incorrect state',
+        source: 'constructed from the EC2 StateReason of an instance whose EBS KMS key is disabled or pending deletion',
+      },
+      {
+        line: '{"hostname":"ip-10-1-2-3.us-east-2.compute.internal","systemd_unit":"nodeadm-run.service","message":"StateReason: {Code: Client.InternalError, Message: Client.InternalError: Client error on launch}"}',
+        source:
+          "constructed from aws ec2 describe-instances --query Reservations[].Instances[].StateReason (the EBS KMS key Karpenter's role cannot use)",
+      },
+
       {
         line: '{"level":"ERROR","message":"failed launching nodeclaim","error":"creating instance, with fleet error(s), InvalidParameter: Security group sg-0123456789abcdef0 and subnet subnet-0123456789abcdef0 belong to different networks."}',
         source: "constructed from Karpenter's 'with fleet error(s), %s' and the EC2 error code InvalidParameter",

@@ -71,6 +71,11 @@ export default defineRule({
     ],
     silent: [
       {
+        line: 'karpenter-karpenter-67fbcf9bd9-f4lkn {"level":"DEBUG","time":"2023-12-29T10:07:07.016Z","logger":"controller.provisioner","message":"181 out of 643 instance types were excluded because they would breach limits","commit":"a70b39e","nodepool":"amd64-windows2022"}',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/5404 (real-lines-train train-036)',
+      },
+
+      {
         line: '2023-02-13T10:21:45.282Z        INFO    controller.provisioner  launching machine with 1 pods requesting {"cpu":"3125m","memory":"3Gi","pods":"3"} from types r5a.xlarge, m6a.xlarge, r6a.xlarge, m6i.xlarge, m5a.xlarge    {"commit": "8c27519-dirty", "provisioner": "spot"}',
         source:
           'https://github.com/aws/karpenter-provider-aws/issues/3390 (test/fixtures/karpenter-samples.jsonl ref-070)',

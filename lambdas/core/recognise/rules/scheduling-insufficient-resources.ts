@@ -30,6 +30,8 @@ export default defineRule({
       'no instance type has enough resources',
       'no instance type which had enough resources',
       'insufficient resources',
+      // kube-scheduler ErrNoNodesAvailable (v1.9-v1.18): no node at all to filter
+      'no nodes available to schedule pods',
     ),
     patterns: [{ gate: 'insufficient ', pattern: /\b\d+ insufficient [a-z]/ }],
     schedulingReason: true,
@@ -71,6 +73,15 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: '  Warning  FailedScheduling  26m                  default-scheduler  no nodes available to schedule pods',
+        source: 'https://github.com/terraform-aws-modules/terraform-aws-eks/issues/2864 (real-lines-train train-018)',
+      },
+      {
+        line: '{"kind":"Event","involvedObject":{"kind":"Pod","namespace":"shop","name":"api-7d4b9c6f5d-x2x9k"},"reason":"FailedScheduling","message":"No nodes are available that match all of the following predicates:: Insufficient cpu (2), PodFitsResources (1).","type":"Warning","source":{"component":"default-scheduler"}}',
+        source: 'constructed from kube-scheduler v1.6-v1.8 FitError summary with predicate names (Event JSON)',
+      },
+
+      {
         line: 'Warning FailedScheduling 30s (x13 over 60m) default-scheduler 0/5 nodes are available: 1 Insufficient memory. preemption: 0/5 nodes are available: 5 No preemption victims found for incoming pod',
         source: seedSection(8),
       },
@@ -86,6 +97,11 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: "I0506 07:08:09.101234       1 factory.go:193] Creating scheduler with fit predicates 'map[PodFitsResources:{} MatchNodeSelector:{} PodToleratesNodeTaints:{} NoVolumeZoneConflict:{}]'",
+        source: 'constructed from kube-scheduler v1.10 factory.go start-up log listing its predicates (healthy)',
+      },
+
       {
         line: '2022-03-17T20:10:26.710Z\tDEBUG\tcontroller.provisioning\tExcluding instance type m6gd.medium because there are not enough resources for daemons\t{"commit": "4b14787", "provisioner": "default"}',
         source:

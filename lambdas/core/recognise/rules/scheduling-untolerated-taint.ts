@@ -129,6 +129,15 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: 'fit failure summary on nodes : NoVolumeZoneConflict (7), PodToleratesNodeTaints (3)',
+        source: 'https://github.com/kubernetes/kops/issues/3235 (real-lines-train train-323)',
+      },
+      {
+        line: '  Warning  FailedScheduling  12s (x6 over 1m)  default-scheduler  0/4 nodes are available: 2 MatchNodeSelector, 2 PodToleratesNodeTaints.',
+        source: 'constructed from kube-scheduler v1.9 FailedScheduling with predicate names (describe row)',
+      },
+
+      {
         line: "0/5 nodes are available: 3 node(s) had taint {dedicated: gpu}, that the pod didn't tolerate, 2 node(s) had taint {dedicated: non-gpu}, that the pod didn't tolerate",
         source: seedSection(9),
       },

@@ -24,7 +24,20 @@ export default defineRule({
       'tls: bad certificate',
       'certificate signed by unknown authority',
       'certificate has expired',
+      'tls: unknown certificate authority',
+      // knative.dev/pkg webhook (Karpenter v0.3x-v1.x): the server has no certificate yet, the certificate
+      // reconciler finds the secret without its keys ("secret %q is missing %q key"), the conversion
+      // reconciler finds the CRD not pointing at the webhook ("custom resource %q isn't configured for
+      // webhook conversion")
+      'tls: no certificates configured',
+      "isn't configured for webhook conversion",
     ),
+    patterns: [
+      {
+        gate: 'is missing',
+        pattern: /\bsecret \\?"?[a-z0-9.-]+\\?"? is missing \\?"?(?:ca-cert|server-cert|server-key)\.pem/,
+      },
+    ],
   },
   diagnose: (f) => {
     const where = f.controller();
@@ -54,6 +67,38 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: '{ "level":"ERROR","time":"2024-11-22T09:29:59.518Z","logger":"webhook","message":"http: TLS handshake error from 10.xxx.xxx.xx:38492: tls: no certificates configured\\n","commit":"fb4d75f"}',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/7425 (real-lines-train train-159)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2024-08-21T11:51:07.926Z","logger":"webhook","message":"http: TLS handshake error from 172.33.20.216:47284: tls: no certificates configured\\n","commit":"490ef94"}',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/6820 (real-lines-train train-326)',
+      },
+      {
+        line: '2023-05-19T20:38:13.310Z\tERROR\twebhook.ValidationWebhook\tReconcile error\t{"commit": "698f22f-dirty", "knative.dev/traceid": "24b53c0d-c181-4540-bd90-37c07c9c5259", "knative.dev/key": "karpenter/karpenter-cert", "duration": "13.593µs", "error": "secret \\"karpenter-cert\\" is missing \\"ca-cert.pem\\" key"}',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/2902 (real-lines-train train-236)',
+      },
+      {
+        line: '{"level":"ERROR","time":"2024-10-25T00:35:33.264Z","logger":"webhook.ConversionWebhook","message":"Reconcile error","commit":"0ebc224","knative.dev/traceid":"b1ca0908-a6e2-4224-abef-1414645f7b43","knative.dev/key":"nodeclaims.karpenter.sh","duration":"108.533µs","error":"custom resource \\"nodeclaims.karpenter.sh\\" isn\'t configured for webhook conversion"}',
+        source: 'https://github.com/aws/karpenter-provider-aws/issues/7276 (real-lines-train train-238)',
+      },
+      {
+        line: '2023-09-01T10:00:00.000Z\tERROR\twebhook\thttp: TLS handshake error from 10.0.3.7:51234: tls: no certificates configured\t{"commit": "5eda5c1"}',
+        source:
+          "constructed from knative.dev/pkg webhook server (Karpenter v0.3x console) 'http: TLS handshake error from %s: %v'",
+      },
+      {
+        line: '{"log":"2025-05-06T07:08:09.101234567Z stderr F {\\"level\\":\\"ERROR\\",\\"time\\":\\"2025-05-06T07:08:09.101Z\\",\\"logger\\":\\"webhook.DefaultingWebhook\\",\\"message\\":\\"Reconcile error\\",\\"commit\\":\\"a1b2c3d\\",\\"knative.dev/key\\":\\"defaulting.webhook.karpenter.k8s.aws\\",\\"error\\":\\"secret \\\\\\"karpenter-cert\\\\\\" is missing \\\\\\"server-key.pem\\\\\\" key\\"}","stream":"stderr","kubernetes":{"pod_name":"karpenter-6c9f8d7b5d-x7k2p","namespace_name":"kube-system","container_name":"controller"}}',
+        source:
+          "constructed from knative.dev/pkg webhook/resourcesemantics reconciler 'secret %q is missing %q key', in a Fluent Bit record",
+      },
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"webhook.ConversionWebhook","message":"Reconcile error","commit":"a1b2c3d","knative.dev/key":"ec2nodeclasses.karpenter.k8s.aws","error":"custom resource \\"ec2nodeclasses.karpenter.k8s.aws\\" isn\'t configured for webhook conversion"}',
+        source:
+          'constructed from knative.dev/pkg webhook/resourcesemantics/conversion reconciler "custom resource %q isn\'t configured for webhook conversion"',
+      },
+
+      {
         line: 'http: TLS handshake error from 10.0.3.7:41712: remote error: tls: bad certificate',
         source: "constructed from Go net/http's 'http: TLS handshake error from %s: %v' with a bad-certificate alert",
       },
@@ -64,6 +109,11 @@ export default defineRule({
       },
     ],
     silent: [
+      {
+        line: '{"level":"ERROR","time":"2025-05-06T07:08:09.101Z","logger":"webhook","message":"http: TLS handshake error from 10.0.3.7:51234: EOF","commit":"a1b2c3d"}',
+        source: "constructed from the same server's probe noise: a client that hangs up (no certificate problem)",
+      },
+
       {
         line: 'http: TLS handshake error from 10.0.3.7:41712: EOF',
         source: "constructed from Go net/http's 'http: TLS handshake error from %s: %v' (probe noise)",

@@ -16,7 +16,7 @@
  */
 export interface EventReason {
   reason: string;
-  emitter: 'kubelet' | 'pv-controller' | 'attach-detach' | 'kube-scheduler' | 'karpenter';
+  emitter: 'kubelet' | 'pv-controller' | 'attach-detach' | 'kube-scheduler' | 'karpenter' | 'eks';
   /** The rule the reason alone means, or null; a test holds every id to the catalog. */
   rule: string | null;
   /** Why a null reason does not fire on its own. */
@@ -158,10 +158,17 @@ export const EVENT_REASONS: readonly EventReason[] = [
     rule: 'insufficient-instance-capacity',
     source: KARPENTER,
   },
+  {
+    reason: 'MissingIAMPermissions',
+    emitter: 'eks',
+    rule: 'aws-permission-denied',
+    source: 'EKS managed node provisioning, as seen in https://github.com/eksctl-io/eksctl/issues/8768',
+  },
   { reason: 'NodeClassNotReady', emitter: 'karpenter', rule: 'nodeclass-not-ready', source: KARPENTER },
   { reason: 'ProviderNotReady', emitter: 'karpenter', rule: 'nodeclass-not-ready', source: KARPENTER },
   { reason: 'NoCompatibleInstanceTypes', emitter: 'karpenter', rule: 'incompatible-requirements', source: KARPENTER },
-  { reason: 'FailedDraining', emitter: 'karpenter', rule: null, benign: IN_MESSAGE, source: KARPENTER },
+  // "Failed to drain node, %s": the drain of a node being deleted does not finish (PDB, do-not-disrupt)
+  { reason: 'FailedDraining', emitter: 'karpenter', rule: 'consolidation-blocked', source: KARPENTER },
   {
     reason: 'FailedConsistencyCheck',
     emitter: 'karpenter',

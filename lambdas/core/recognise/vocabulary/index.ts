@@ -2,10 +2,12 @@ import { EC2_ERROR_CODES, type Ec2ErrorCode } from './ec2-error-codes';
 import { EVENT_REASONS } from './event-reasons';
 import { KARPENTER_PATTERNS, KARPENTER_TERMS } from './karpenter-terms';
 import { NODE_MESSAGES } from './node-messages';
+import { predicatePattern, SCHEDULER_PREDICATES } from './scheduler-predicates';
 
 export { EC2_ERROR_CODES, EC2_BENIGN_REASONS } from './ec2-error-codes';
 export { EVENT_REASONS } from './event-reasons';
 export { NODE_MESSAGES } from './node-messages';
+export { SCHEDULER_PREDICATES } from './scheduler-predicates';
 export { CONDITIONS, VALIDATION_REASONS } from './conditions';
 export { KARPENTER_PATTERNS, KARPENTER_TERMS } from './karpenter-terms';
 
@@ -69,8 +71,8 @@ function ec2Term(entry: Ec2ErrorCode): { fragments: string[]; patterns: Vocabula
 }
 
 /**
- * The vocabulary terms of one rule: the EC2 codes, event reasons, node-agent messages and Karpenter
- * template terms mapped to it.
+ * The vocabulary terms of one rule: the EC2 codes, event reasons, node-agent messages, Karpenter
+ * template terms and old kube-scheduler predicate names mapped to it.
  */
 export function vocabularyFor(rule: string): VocabularyTerms {
   const fragments: string[] = [];
@@ -87,5 +89,7 @@ export function vocabularyFor(rule: string): VocabularyTerms {
   for (const term of KARPENTER_TERMS) if (term.rule === rule) clauses.push([...term.clause]);
   for (const { rule: patternRule, gate, pattern } of KARPENTER_PATTERNS)
     if (patternRule === rule) patterns.push({ gate, pattern });
+  for (const { name, rule: predicateRule } of SCHEDULER_PREDICATES)
+    if (predicateRule === rule) patterns.push(predicatePattern(name));
   return { clauses: [...[...new Set(fragments)].map((fragment) => [fragment]), ...clauses], patterns };
 }
