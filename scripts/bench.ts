@@ -274,6 +274,8 @@ const cold: Section = {
       buildSync({
         entryPoints: [join(dir, 'empty.ts')],
         bundle: true,
+        platform: 'node',
+        format: 'cjs',
         outfile: join(dir, 'empty.js'),
         logLevel: 'silent',
       });
