@@ -327,7 +327,7 @@ const matcher: Section = {
     const every = (text: string, lowered = text.toLowerCase()) =>
       new Set(classifier.filter((f) => lowered.includes(f)));
     type Batch = { data: string; texts: string[] };
-    const each = (fn: (text: string) => unknown) => (b: Batch) => b.texts.forEach(fn);
+    const each = (fn: (text: string) => unknown) => (b: Batch) => b.texts.forEach((text) => fn(text));
     const measure = (batch: Batch[], fns: Array<(text: string) => unknown>) => {
       const [floorMs, ...ms] = race(batch, [(b) => floor(b.data), ...fns.map(each)], 9) as number[];
       return ms.map(
