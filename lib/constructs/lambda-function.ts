@@ -186,8 +186,8 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
  * esbuild takes first for Node): the AWS SDK's CommonJS build is one file per client with every
  * command in it, which no bundler can trim, and EC2's alone is 2.4 MB. From the ES build the
  * analyzer's AWS half, which the first batch with a finding loads, went from 4.6 to 2.5 MiB and its
- * import from 339 to 157 ms of CPU (21 alternating rounds, load average 5); the bench's row "AWS half
- * from the SDK's CommonJS files" keeps that comparison. Packages with an `exports` map (Powertools,
+ * import from 339 to 157 ms of CPU (21 alternating rounds, load average 5; measured once, the bench no
+ * longer keeps that comparison). Packages with an `exports` map (Powertools,
  * zod) are bundled as before.
  */
 export const BUNDLE_OPTIONS = {
@@ -224,8 +224,8 @@ export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | '
  * `node:crypto` as a bundle listed in `cryptoOnFirstUse` sees it: a file (from the repository root)
  * that looks its functions up on the first call. The Powertools Logger's `randomInt` import (debug
  * log sampling) made every cold start load node:crypto, which a batch without a finding never calls.
- * Measured by `npm run bench -- cold` against the bundle that loads it with index.js (the rejected
- * row "node:crypto loaded with the bundle"), two runs at load average 8.5–10: import 3.75–3.81×
+ * Measured once (the bench no longer keeps the comparison) against the bundle that loads it with
+ * index.js, two runs at load average 8.5–10: import 3.75–3.81×
  * against 4.72–4.91× an empty bundle (7.2–7.5 against 9.1–9.6 ms); through a first batch without a
  * finding, which does not load it either, 96.0–97.4 against 99.7–100.0 ms.
  */

@@ -24,30 +24,29 @@ export class SubstringMatcher {
 
   /** True when `text` contains one of the patterns. */
   test(text: string): boolean {
-    const { next, output } = (this.automaton ??= this.build());
+    const { next, accepting } = (this.automaton ??= this.build());
+    const { symbols, width } = this;
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
-      state = next[state * this.width + this.symbolAt(text, i)]!;
-      if (output[state]!.length > 0) return true;
+    for (let i = 0, length = text.length; i < length; i++) {
+      const code = text.charCodeAt(i);
+      state = next[state * width + (code < 128 ? symbols[code]! : 0)]!;
+      if (accepting[state] === 1) return true;
     }
     return false;
   }
 
   /** Every pattern `text` contains, nested and overlapping ones included. */
   findAll(text: string): Set<string> {
-    const { next, output } = (this.automaton ??= this.build());
+    const { next, accepting, output } = (this.automaton ??= this.build());
+    const { symbols, width, patterns } = this;
     const found = new Set<string>();
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
-      state = next[state * this.width + this.symbolAt(text, i)]!;
-      for (const pattern of output[state]!) found.add(this.patterns[pattern]!);
+    for (let i = 0, length = text.length; i < length; i++) {
+      const code = text.charCodeAt(i);
+      state = next[state * width + (code < 128 ? symbols[code]! : 0)]!;
+      if (accepting[state] === 1) for (const pattern of output[state]!) found.add(patterns[pattern]!);
     }
     return found;
-  }
-
-  private symbolAt(text: string, i: number): number {
-    const code = text.charCodeAt(i);
-    return code < 128 ? this.symbols[code]! : 0;
   }
 
   /** The trie, then breadth-first each state's failure: its missing edges and outputs are its failure's. */
@@ -70,7 +69,9 @@ export class SubstringMatcher {
       }
       output[state]!.push(index);
     });
-    const next = new Int32Array(children.length * width);
+    // Two bytes a transition while the states fit: a smaller table stays in cache.
+    const next =
+      children.length < 0x10000 ? new Uint16Array(children.length * width) : new Int32Array(children.length * width);
     const fail = new Int32Array(children.length);
     const queue = [0];
     for (let head = 0; head < queue.length; head++) {
@@ -88,15 +89,17 @@ export class SubstringMatcher {
         queue.push(child);
       }
     }
-    return { next, output };
+    return { next, output, accepting: Uint8Array.from(output, (patterns) => (patterns.length > 0 ? 1 : 0)) };
   }
 }
 
 interface Automaton {
   /** State × symbol → next state. */
-  next: Int32Array;
+  next: Uint16Array | Int32Array;
   /** State → the indexes of the patterns that end there (its own and its suffixes'). */
   output: number[][];
+  /** State → 1 when some pattern ends there. */
+  accepting: Uint8Array;
 }
 
 function lowerCodes(pattern: string): number[] {
