@@ -20,6 +20,13 @@ export const DEFAULT_NOTIFICATIONS = { maxNoticesPerDelivery: 5, maxIncidentsPer
 export const DEFAULT_KARPENTER_SOURCES = {
   namespaces: ['karpenter', 'kube-system'],
   containers: ['controller', 'karpenter'],
+  // Where records carry no proof of their writer, the log group's name says who may write there
+  // (docs/fluent-bit-metadata.md): Container Insights' application group is every pod's.
+  sharedLogGroups: ['/aws/containerinsights/*/application'],
+  // The group docs/fluent-bit/kubernetes-events.conf writes: Events from the API server's watch, no pod's stdout.
+  eventLogGroups: ['*/kubernetes-events'],
+  // No event exporter is trusted until named: a pod that prints Event JSON is a workload like any other.
+  eventExporters: { namespaces: [], containers: [] },
 } as const;
 
 /** `headroom` thresholds. */

@@ -151,11 +151,60 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             "type": "string",
             "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
           }
+        },
+        "sharedLogGroups": {
+          "default": [
+            "/aws/containerinsights/*/application"
+          ],
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[\\w\\-/.#*]{1,512}$"
+          }
+        },
+        "eventLogGroups": {
+          "default": [
+            "*/kubernetes-events"
+          ],
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[\\w\\-/.#*]{1,512}$"
+          }
+        },
+        "eventExporters": {
+          "type": "object",
+          "properties": {
+            "namespaces": {
+              "default": [],
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+              }
+            },
+            "containers": {
+              "default": [],
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+              }
+            }
+          },
+          "required": [
+            "namespaces",
+            "containers"
+          ],
+          "additionalProperties": false
         }
       },
       "required": [
         "namespaces",
-        "containers"
+        "containers",
+        "sharedLogGroups",
+        "eventLogGroups",
+        "eventExporters"
       ],
       "additionalProperties": false
     },

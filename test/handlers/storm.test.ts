@@ -7,6 +7,7 @@ import 'aws-sdk-client-mock-jest';
 import type { Digest } from '../../lambdas/core/digest';
 import type { Finding } from '../../lambdas/core/finding';
 import { TAKEOVER_AFTER_MS } from '../../lambdas/core/lifecycle';
+import { DEFAULT_SOURCES } from '../../lambdas/core/karpenter-source';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testClients, testObservability, testSettings } from '../support/aws';
@@ -201,12 +202,23 @@ describe('analyzer in a shared application log group', () => {
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718')),
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718'), 'kube-system', 'aws-node'),
       foreignLine(subnetExhaustionLine('subnet-0b2c3d4e5f6071829'), 'karpenter', 'controller'),
-      untoleratedTaint(1, 'dedicated'),
+      foreignLine(untoleratedTaint(1, 'dedicated'), 'monitoring', 'event-exporter'),
+      // Unread metadata proves nothing where every pod writes (issue 32).
+      untoleratedTaint(2, 'dedicated'),
+      subnetExhaustionLine('subnet-0c3d4e5f607182930'),
     ];
+    const settings = {
+      ...testSettings(tableName),
+      sources: { ...DEFAULT_SOURCES, eventExporters: { namespaces: ['monitoring'], containers: ['event-exporter'] } },
+    };
 
-    const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
+    const result = await analyzeSubscription(
+      awslogsEvent(lines, { logGroup: '/aws/containerinsights/prod/application' }),
+      context,
+      deps(undefined, { settings }),
+    );
 
-    expect(result.foreign).toBe(2);
+    expect(result.foreign).toBe(4);
     const rules = messages().map((m) => (m.default as Finding).rule);
     expect(rules.sort()).toEqual(['scheduling-untolerated-taint', 'subnet-ip-exhaustion']);
     const subnetFinding = messages()

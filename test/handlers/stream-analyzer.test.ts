@@ -24,7 +24,7 @@ const deps = (): AnalyzerDeps =>
       clusters: ACCOUNTS.map((account) => ({
         name: 'prod',
         account,
-        logGroups: ['/aws/containerinsights/prod/application'],
+        logGroups: ['/eks/prod/karpenter'],
       })),
     },
     () => Date.parse('2026-11-28T02:21:00Z'),
@@ -33,7 +33,7 @@ const published = () => aws.published();
 
 /** The record data a spoke's subscription puts in the stream: one delivery of cluster prod's log group. */
 const delivery = (owner: string, firstId = 1, lines = [subnetExhaustionLine(SUBNET)]): string =>
-  awslogsEvent(lines, { owner, firstId, logGroup: '/aws/containerinsights/prod/application' }).awslogs.data;
+  awslogsEvent(lines, { owner, firstId, logGroup: '/eks/prod/karpenter' }).awslogs.data;
 
 describe('stream analyzer', () => {
   it('gives a batch of three accounts’ deliveries one finding per account, each naming its account', async () => {
