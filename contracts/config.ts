@@ -149,6 +149,12 @@ export const notificationsSchema = z.strictObject({
     .min(1)
     .max(20, { error: 'expected at most 20; the rest of a delivery goes into one digest per cluster' })
     .default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
+  maxNoticesPerHour: z
+    .number()
+    .int()
+    .min(2, { error: 'expected at least 2: a notice and a digest' })
+    .max(200)
+    .default(DEFAULT_NOTIFICATIONS.maxNoticesPerHour),
   maxIncidentsPerDelivery: z
     .number()
     .int()

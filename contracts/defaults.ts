@@ -14,7 +14,11 @@ export const DEFAULT_WINDOWS = {
 } as const;
 
 /** `notifications`: per delivery and cluster. */
-export const DEFAULT_NOTIFICATIONS = { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 } as const;
+export const DEFAULT_NOTIFICATIONS = {
+  maxNoticesPerDelivery: 5,
+  maxNoticesPerHour: 12,
+  maxIncidentsPerDelivery: 50,
+} as const;
 
 /** `karpenterSources`: the Helm chart's container is `controller`; the docs install into `karpenter` or `kube-system`. */
 export const DEFAULT_KARPENTER_SOURCES = {

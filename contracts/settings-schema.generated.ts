@@ -112,6 +112,12 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
           "minimum": 1,
           "maximum": 20
         },
+        "maxNoticesPerHour": {
+          "default": 12,
+          "type": "integer",
+          "minimum": 2,
+          "maximum": 200
+        },
         "maxIncidentsPerDelivery": {
           "default": 50,
           "type": "integer",
@@ -121,6 +127,7 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
       },
       "required": [
         "maxNoticesPerDelivery",
+        "maxNoticesPerHour",
         "maxIncidentsPerDelivery"
       ],
       "additionalProperties": false

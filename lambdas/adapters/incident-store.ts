@@ -10,6 +10,7 @@ import {
 import type { Incident } from '../core/aggregate';
 import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/lifecycle';
 import type { Severity } from '../core/model';
+import { EMPTY_WINDOW, NOTICE_WINDOW_MS, type NoticeWindow } from '../core/notice-window';
 import { mapLimit } from '../shared/concurrency';
 import { batchGetAll, UnreadKeysError } from './batch-get';
 
@@ -38,6 +39,7 @@ export interface Recorded {
 }
 
 const BATCH_PREFIX = 'batch#';
+const windowKeyOf = (scope: string, start: number) => `window#${scope}#${start}`;
 /** Batch markers outlive CloudWatch Logs' 24-hour redelivery window. */
 const BATCH_RETENTION_MS = 48 * 60 * 60_000;
 /** Attempts of one optimistic write; between them the writer backs off (with jitter) and reads again. */
@@ -203,6 +205,44 @@ export class IncidentStore {
   /** Gives a once-per-window marker back, so that a retry of a failed attempt can take it again. */
   async releaseOnce(key: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `once#${key}` } }));
+  }
+
+  /** The notice window of a cluster (its scope, `clusterScopeOf`) that starts at `start` (core/notice-window.ts). */
+  async noticeWindow(scope: string, start: number): Promise<NoticeWindow> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: windowKeyOf(scope, start) }, ConsistentRead: true }),
+    );
+    if (!Item) return EMPTY_WINDOW;
+    const announced = Item.announced instanceof Set ? (Item.announced as Set<string>) : new Set<string>();
+    return { notices: typeof Item.notices === 'number' ? Item.notices : 0, announced };
+  }
+
+  /**
+   * Adds what one delivery sent to a cluster's window, after it went out: notices, the untracked
+   * incidents announced, and the occurrences of those only counted. Kept a window past its end.
+   */
+  async addToNoticeWindow(
+    scope: string,
+    start: number,
+    sent: { notices: number; announced: readonly string[]; counted: number },
+  ): Promise<void> {
+    if (sent.notices === 0 && sent.announced.length === 0 && sent.counted === 0) return;
+    const announced = sent.announced.length > 0;
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: windowKeyOf(scope, start) },
+        UpdateExpression: `SET #kind = :kind, #expires = :expires ADD notices :notices, counted :counted${announced ? ', announced :announced' : ''}`,
+        ExpressionAttributeNames: { '#kind': 'kind', '#expires': 'expiresAt' },
+        ExpressionAttributeValues: {
+          ':kind': 'notice-window',
+          ':expires': Math.ceil((start + 2 * NOTICE_WINDOW_MS) / 1000),
+          ':notices': sent.notices,
+          ':counted': sent.counted,
+          ...(announced ? { ':announced': new Set(sent.announced) } : {}),
+        },
+      }),
+    );
   }
 
   /** Counts one batch's incidents and decides for each whether to notify (see `advanceIncident`). */

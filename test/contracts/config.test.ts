@@ -28,7 +28,7 @@ describe('parseConfig', () => {
         requestQuotaIncrease: { mode: 'off', maxValue: 512, windowHours: 24 },
         planSubnetCapacity: { mode: 'off' },
       },
-      notifications: { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 },
+      notifications: { maxNoticesPerDelivery: 5, maxNoticesPerHour: 12, maxIncidentsPerDelivery: 50 },
       karpenterSources: {
         namespaces: ['karpenter', 'kube-system'],
         containers: ['controller', 'karpenter'],

@@ -6,6 +6,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import type { Digest } from '../../lambdas/core/digest';
 import type { Finding } from '../../lambdas/core/finding';
+import { DEFAULT_LIMITS } from '../../lambdas/core/delivery-limits';
 import { TAKEOVER_AFTER_MS } from '../../lambdas/core/lifecycle';
 import { DEFAULT_SOURCES } from '../../lambdas/core/karpenter-source';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
@@ -187,13 +188,48 @@ describe('analyzer under a storm', () => {
       });
     }
     const [one, ten, hundred, thousand, all] = curve;
-    expect(one).toEqual({ incidents: 1, dynamo: 5, sns: 1, putEvents: 1 });
+    // Two of the calls are the cluster's notice window: read before, counted after (issue 32).
+    expect(one).toEqual({ incidents: 1, dynamo: 7, sns: 1, putEvents: 1 });
     expect(ten!.sns).toBe(6);
     for (const point of [hundred, thousand, all]) {
       expect(point).toEqual({ ...hundred, incidents: point!.incidents });
     }
     expect(all!.dynamo + all!.sns + all!.putEvents).toBeLessThanOrEqual(120);
   });
+});
+
+describe('analyzer under a long storm', () => {
+  it('sends at most 12 notices per hour for one delivery every 5 s of the same 60 causes, every workload told', async () => {
+    // Ten incidents recorded per delivery keep the 780 deliveries quick on the local table; the 50
+    // past that limit are the ones no incident item remembers (725 notices an hour before issue 32).
+    const settings = { ...testSettings(tableName), limits: { ...DEFAULT_LIMITS, maxIncidentsPerDelivery: 10 } };
+    const shared = deps(undefined, { settings });
+    const lines = Array.from({ length: 60 }, (_, i) => untoleratedTaint(i, `team-${i}`));
+    const perHour = [0, 0];
+    let before = 0;
+    // Every 5 s for 65 minutes: the hour of the storm and the start of the next window.
+    for (let delivery = 0; delivery < 780; delivery++) {
+      clock = T0 + delivery * 5_000;
+      await analyzeSubscription(awslogsEvent(lines, { firstId: delivery * 100 + 1, startMs: clock }), context, shared);
+      const sent = sns.commandCalls(PublishCommand).length;
+      perHour[Math.floor((clock - T0) / 3_600_000)]! += sent - before;
+      before = sent;
+    }
+
+    expect(perHour[0]).toBeLessThanOrEqual(12);
+    expect(perHour[1]).toBeLessThanOrEqual(12);
+    const sent = messages().map((m) => m.default);
+    const findings = sent.filter((d): d is Finding => !isDigest(d));
+    const [first, ...later] = sent.filter(isDigest);
+    // The five notices and the first digest tell all 60 workloads: 5 recorded incidents digested, 50 untracked.
+    expect(findings).toHaveLength(5);
+    expect(first).toMatchObject({ incidents: 55, untracked: 50 });
+    expect(findings.reduce((sum, f) => sum + (f.entities.workloads?.length ?? 0), 0)).toBe(5);
+    expect(first!.byRule.reduce((sum, r) => sum + r.workloads, 0)).toBe(55);
+    // The untracked fifty are counted, not announced again, until the next window tells them once more.
+    expect(later).toHaveLength(1);
+    expect(later[0]).toMatchObject({ incidents: 50, untracked: 50 });
+  }, 240_000);
 });
 
 describe('analyzer in a shared application log group', () => {
