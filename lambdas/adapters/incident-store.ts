@@ -180,12 +180,29 @@ export class IncidentStore {
     }
   }
 
-  /** What was recorded under a once-marker: the report of the action, and whether it went out. */
-  async onceRecord(key: string): Promise<{ report?: unknown; published: boolean } | undefined> {
+  /**
+   * What was recorded under a once-marker: the report of the action, whether it went out, and the
+   * target the action decided before it changed anything (`saveOnceTarget`).
+   */
+  async onceRecord(key: string): Promise<{ report?: unknown; published: boolean; target?: unknown } | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: `once#${key}` }, ConsistentRead: true }),
     );
-    return Item ? { report: Item.report, published: Item.published === true } : undefined;
+    return Item ? { report: Item.report, published: Item.published === true, target: Item.target } : undefined;
+  }
+
+  /** Keeps the target an action decided under its once-marker, before the change: a retry completes it, never replans. */
+  async saveOnceTarget(key: string, target: unknown): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `once#${key}` },
+        UpdateExpression: 'SET #target = :target',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#target': 'target' },
+        ExpressionAttributeValues: { ':target': target },
+      }),
+    );
   }
 
   /** Keeps the report of an action under its once-marker, so a retry publishes it instead of acting again. */
