@@ -125,6 +125,7 @@ export const remediationSchema = z.strictObject({
       mode: mode.default('off'),
       maxValue: z
         .number()
+        .int({ error: 'expected a whole number: quotas are raised in whole units' })
         .positive()
         .max(10_000, {
           error: 'expected at most 10,000: the cap of an automatic quota request, raise it by hand beyond',

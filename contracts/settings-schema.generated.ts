@@ -297,7 +297,7 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             },
             "maxValue": {
               "default": 512,
-              "type": "number",
+              "type": "integer",
               "exclusiveMinimum": 0,
               "maximum": 10000
             },

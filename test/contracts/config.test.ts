@@ -106,6 +106,10 @@ describe('parseConfig', () => {
     ],
     [{ ...minimal, karpenterSources: { namespaces: [] } }, 'config.karpenterSources.namespaces = []'],
     [
+      { ...minimal, remediation: { requestQuotaIncrease: { maxValue: 0.5 } } },
+      'config.remediation.requestQuotaIncrease.maxValue = 0.5: expected a whole number: quotas are raised in whole units',
+    ],
+    [
       { ...minimal, karpenterSources: { sharedLogGroups: ['/aws/pods?'] } },
       'config.karpenterSources.sharedLogGroups[0] = "/aws/pods?": expected a CloudWatch Logs log group name, with * for any run of characters',
     ],
