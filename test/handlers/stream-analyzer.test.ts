@@ -72,6 +72,27 @@ describe('stream analyzer', () => {
     expect(metric).toHaveBeenCalledWith('MalformedRecords', 'Count', 3);
   });
 
+  it.each([
+    ['no owner', ''],
+    ['the CloudWatch Logs service as owner', 'CloudwatchLogs'],
+    ['an owner that is not 12 digits', '1111222233'],
+  ])('refuses a record with %s and counts it malformed, never the home cluster', async (_name, owner) => {
+    const shared = aws.deps(
+      {
+        ...testSettings(aws.tableName),
+        clusters: [{ name: 'prod', logGroups: ['/eks/prod/karpenter'] }],
+      },
+      () => Date.parse('2026-11-28T02:21:00Z'),
+    );
+    const metric = jest.spyOn(shared.metrics, 'addMetric');
+
+    const response = await analyzeStream(kinesisEvent([delivery(owner)]), context, shared, analyzeDocument);
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(published()).toEqual([]);
+    expect(metric).toHaveBeenCalledWith('MalformedRecords', 'Count', 1);
+  });
+
   it('hands back only the record whose notice could not go out, and its retry notifies nothing twice', async () => {
     const failing = ACCOUNTS[1];
     let snsDown = true;
