@@ -219,6 +219,42 @@ export class IncidentStore {
     );
   }
 
+  /**
+   * Claims the publication of the report kept under a once-marker, as notices are claimed: true for
+   * one caller until the report is published or the lease ends, so concurrent duplicates publish it once.
+   */
+  async claimReportPublication(key: string, now: number, leaseMs: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `once#${key}` },
+          UpdateExpression: 'SET #publishing = :lease',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(published) OR published <> :true) AND (attribute_not_exists(#publishing) OR #publishing < :now)',
+          ExpressionAttributeNames: { '#publishing': 'publishing' },
+          ExpressionAttributeValues: { ':lease': now + leaseMs, ':now': now, ':true': true },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** Gives a report's publication back after a failed publish, so that the retry takes it at once. */
+  async releaseReportPublication(key: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `once#${key}` },
+        UpdateExpression: 'REMOVE #publishing',
+        ExpressionAttributeNames: { '#publishing': 'publishing' },
+      }),
+    );
+  }
+
   /** Gives a once-per-window marker back, so that a retry of a failed attempt can take it again. */
   async releaseOnce(key: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `once#${key}` } }));

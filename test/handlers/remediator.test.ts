@@ -251,6 +251,28 @@ describe('remediator: raise-system-nodegroup', () => {
     expect(minSize).toBe(2);
   });
 
+  it('reports once when the same event is delivered twice at the same time', async () => {
+    const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
+    nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
+    eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-1', status: 'InProgress' } });
+    const event = await unschedulable();
+    // The duplicate arrives after the first kept its report and while it publishes.
+    let duplicate: Promise<unknown> | undefined;
+    sns.on(PublishCommand).callsFake(async () => {
+      if (duplicate === undefined) {
+        duplicate = remediate(event, CONTEXT, shared);
+        await duplicate;
+      }
+      return { MessageId: 'm-1' };
+    });
+
+    await remediate(event, CONTEXT, shared);
+
+    expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
+    expect(reportsPublished()).toHaveLength(1);
+    expect(events.commandCalls(PutEventsCommand)).toHaveLength(1);
+  });
+
   it('never changes a group without the opt-in tag', async () => {
     nodegroup(1, 1, 3);
 
