@@ -6,13 +6,20 @@ import { ConfigError, parseConfig, type KarpenterDoctorConfig } from '../contrac
 
 /**
  * Reads the configuration from `-c config=<path>` (JSON with comments), or from the `karpenterDoctor`
- * context key (an object, or a JSON string when given on the command line). Errors name the source,
- * and for a file the line and column of each problem.
+ * context key (an object, or a JSON string when given on the command line), never both; without
+ * either it fails, saying how to give one. Errors name the source, and for a file the line and
+ * column of each problem.
  */
 export function configFromContext(app: App): KarpenterDoctorConfig {
   const path = app.node.tryGetContext('config') as unknown;
   const inline = app.node.tryGetContext('karpenterDoctor') as unknown;
-  if (typeof path === 'string' && path !== '') {
+  const hasPath = typeof path === 'string' && path !== '';
+  if (hasPath && inline !== undefined) {
+    throw new ConfigError(
+      'Two karpenter-doctor configurations: give either -c config=<file> or -c karpenterDoctor=…, not both',
+    );
+  }
+  if (hasPath) {
     let text: string;
     try {
       text = readFileSync(resolve(path), 'utf8');
@@ -32,8 +39,13 @@ export function configFromContext(app: App): KarpenterDoctorConfig {
     }
     return parseConfig(document, 'context key karpenterDoctor');
   }
+  // cdk.json names no configuration, so that a deploy never takes the example's clusters by accident.
   throw new ConfigError(
-    'No karpenter-doctor configuration: pass -c config=<file.json> (see config/karpenter-doctor.example.jsonc) or set the karpenterDoctor context key',
+    [
+      'No karpenter-doctor configuration: pass -c config=<file.jsonc> (copy config/karpenter-doctor.example.jsonc and edit it),',
+      "or the document itself: -c karpenterDoctor='{…}'.",
+      'To synthesise the example: npx cdk synth -c config=config/karpenter-doctor.example.jsonc',
+    ].join('\n'),
   );
 }
 
@@ -85,3 +97,12 @@ const SYNTAX: Record<string, string> = {
 };
 
 const describeSyntax = (code: string): string => SYNTAX[code] ?? code;
+
+/** The example configuration, synthesised when none is given (a deploy of it is refused: `guardExample`). */
+export const EXAMPLE_CONFIG = 'config/karpenter-doctor.example.jsonc';
+
+/** True when the app was given a configuration of its own (`-c config=` or `-c karpenterDoctor=`). */
+export function hasOwnConfig(app: App): boolean {
+  const path = app.node.tryGetContext('config') as unknown;
+  return (typeof path === 'string' && path !== '') || app.node.tryGetContext('karpenterDoctor') !== undefined;
+}

@@ -21,6 +21,9 @@ const CLUSTER_NAME = /^[0-9A-Za-z][A-Za-z0-9_-]{0,99}$/;
 const LOG_GROUP_NAME = /^[\w\-/.#]{1,512}$/;
 /** A log group name, or a pattern: a name prefix followed by `*` (every group whose name starts with it). */
 const LOG_GROUP_OR_PATTERN = /^(?:[\w\-/.#]{1,512}|[\w\-/.#]{1,511}\*)$/;
+/** A log group name in which `*` stands for any run of characters (karpenterSources' groups). */
+const LOG_GROUP_GLOB = /^[\w\-/.#*]{1,512}$/;
+const LOG_GROUP_GLOB_ERROR = 'expected a CloudWatch Logs log group name, with * for any run of characters';
 /** Node group and Auto Scaling group names. */
 const GROUP_NAME = /^[0-9A-Za-z][A-Za-z0-9_.\-]{0,254}$/;
 /** An AWS account id: twelve digits. */
@@ -122,6 +125,7 @@ export const remediationSchema = z.strictObject({
       mode: mode.default('off'),
       maxValue: z
         .number()
+        .int({ error: 'expected a whole number: quotas are raised in whole units' })
         .positive()
         .max(10_000, {
           error: 'expected at most 10,000: the cap of an automatic quota request, raise it by hand beyond',
@@ -146,6 +150,12 @@ export const notificationsSchema = z.strictObject({
     .min(1)
     .max(20, { error: 'expected at most 20; the rest of a delivery goes into one digest per cluster' })
     .default(DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery),
+  maxNoticesPerHour: z
+    .number()
+    .int()
+    .min(2, { error: 'expected at least 2: a notice and a digest' })
+    .max(200)
+    .default(DEFAULT_NOTIFICATIONS.maxNoticesPerHour),
   maxIncidentsPerDelivery: z
     .number()
     .int()
@@ -183,6 +193,18 @@ export const karpenterSourcesSchema = z.strictObject({
     .array(z.string().regex(K8S_NAME, { error: 'expected a container name' }))
     .min(1)
     .default(() => [...DEFAULT_KARPENTER_SOURCES.containers]),
+  sharedLogGroups: z
+    .array(z.string().regex(LOG_GROUP_GLOB, { error: LOG_GROUP_GLOB_ERROR }))
+    .default(() => [...DEFAULT_KARPENTER_SOURCES.sharedLogGroups]),
+  eventLogGroups: z
+    .array(z.string().regex(LOG_GROUP_GLOB, { error: LOG_GROUP_GLOB_ERROR }))
+    .default(() => [...DEFAULT_KARPENTER_SOURCES.eventLogGroups]),
+  eventExporters: z
+    .strictObject({
+      namespaces: z.array(z.string().regex(K8S_NAME, { error: 'expected a Kubernetes namespace name' })).default([]),
+      containers: z.array(z.string().regex(K8S_NAME, { error: 'expected a container name' })).default([]),
+    })
+    .prefault({}),
 });
 
 export const headroomSchema = z.strictObject({

@@ -14,12 +14,23 @@ export const DEFAULT_WINDOWS = {
 } as const;
 
 /** `notifications`: per delivery and cluster. */
-export const DEFAULT_NOTIFICATIONS = { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 } as const;
+export const DEFAULT_NOTIFICATIONS = {
+  maxNoticesPerDelivery: 5,
+  maxNoticesPerHour: 12,
+  maxIncidentsPerDelivery: 50,
+} as const;
 
 /** `karpenterSources`: the Helm chart's container is `controller`; the docs install into `karpenter` or `kube-system`. */
 export const DEFAULT_KARPENTER_SOURCES = {
   namespaces: ['karpenter', 'kube-system'],
   containers: ['controller', 'karpenter'],
+  // Where records carry no proof of their writer, the log group's name says who may write there
+  // (docs/fluent-bit-metadata.md): Container Insights' application group is every pod's.
+  sharedLogGroups: ['/aws/containerinsights/*/application'],
+  // The group docs/fluent-bit/kubernetes-events.conf writes: Events from the API server's watch, no pod's stdout.
+  eventLogGroups: ['*/kubernetes-events'],
+  // No event exporter is trusted until named: a pod that prints Event JSON is a workload like any other.
+  eventExporters: { namespaces: [], containers: [] },
 } as const;
 
 /** `headroom` thresholds. */

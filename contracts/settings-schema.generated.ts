@@ -112,6 +112,12 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
           "minimum": 1,
           "maximum": 20
         },
+        "maxNoticesPerHour": {
+          "default": 12,
+          "type": "integer",
+          "minimum": 2,
+          "maximum": 200
+        },
         "maxIncidentsPerDelivery": {
           "default": 50,
           "type": "integer",
@@ -121,6 +127,7 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
       },
       "required": [
         "maxNoticesPerDelivery",
+        "maxNoticesPerHour",
         "maxIncidentsPerDelivery"
       ],
       "additionalProperties": false
@@ -151,11 +158,60 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             "type": "string",
             "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
           }
+        },
+        "sharedLogGroups": {
+          "default": [
+            "/aws/containerinsights/*/application"
+          ],
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[\\w\\-/.#*]{1,512}$"
+          }
+        },
+        "eventLogGroups": {
+          "default": [
+            "*/kubernetes-events"
+          ],
+          "type": "array",
+          "items": {
+            "type": "string",
+            "pattern": "^[\\w\\-/.#*]{1,512}$"
+          }
+        },
+        "eventExporters": {
+          "type": "object",
+          "properties": {
+            "namespaces": {
+              "default": [],
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+              }
+            },
+            "containers": {
+              "default": [],
+              "type": "array",
+              "items": {
+                "type": "string",
+                "pattern": "^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$"
+              }
+            }
+          },
+          "required": [
+            "namespaces",
+            "containers"
+          ],
+          "additionalProperties": false
         }
       },
       "required": [
         "namespaces",
-        "containers"
+        "containers",
+        "sharedLogGroups",
+        "eventLogGroups",
+        "eventExporters"
       ],
       "additionalProperties": false
     },
@@ -241,7 +297,7 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             },
             "maxValue": {
               "default": 512,
-              "type": "number",
+              "type": "integer",
               "exclusiveMinimum": 0,
               "maximum": 10000
             },

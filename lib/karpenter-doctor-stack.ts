@@ -80,6 +80,8 @@ export class KarpenterDoctorStack extends Stack {
       failureQueue: this.analyzer.failureQueue,
       headroomFailureQueue: this.headroom?.failureQueue,
       remediatorFailureQueue: this.remediation?.failureQueue,
+      headroomScheduleDeadLetterQueue: this.headroom?.deadLetterQueue,
+      remediationRuleDeadLetterQueue: this.remediation?.deadLetterQueue,
       findingsTopic: this.findings.topic,
       alertEmails: config.alertEmails,
     });

@@ -10,6 +10,7 @@ import {
 import type { Incident } from '../core/incidents/aggregate';
 import { advanceIncident, type IncidentState, type LifecyclePolicy, type Outcome } from '../core/incidents/lifecycle';
 import type { Severity } from '../core/model';
+import { EMPTY_WINDOW, NOTICE_WINDOW_MS, type NoticeWindow } from '../core/incidents/notice-window';
 import { mapLimit } from '../shared/concurrency';
 import { batchGetAll, UnreadKeysError } from './batch-get';
 
@@ -38,6 +39,7 @@ export interface Recorded {
 }
 
 const BATCH_PREFIX = 'batch#';
+const windowKeyOf = (scope: string, start: number) => `window#${scope}#${start}`;
 /** Batch markers outlive CloudWatch Logs' 24-hour redelivery window. */
 const BATCH_RETENTION_MS = 48 * 60 * 60_000;
 /** Attempts of one optimistic write; between them the writer backs off (with jitter) and reads again. */
@@ -178,12 +180,29 @@ export class IncidentStore {
     }
   }
 
-  /** What was recorded under a once-marker: the report of the action, and whether it went out. */
-  async onceRecord(key: string): Promise<{ report?: unknown; published: boolean } | undefined> {
+  /**
+   * What was recorded under a once-marker: the report of the action, whether it went out, and the
+   * target the action decided before it changed anything (`saveOnceTarget`).
+   */
+  async onceRecord(key: string): Promise<{ report?: unknown; published: boolean; target?: unknown } | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: `once#${key}` }, ConsistentRead: true }),
     );
-    return Item ? { report: Item.report, published: Item.published === true } : undefined;
+    return Item ? { report: Item.report, published: Item.published === true, target: Item.target } : undefined;
+  }
+
+  /** Keeps the target an action decided under its once-marker, before the change: a retry completes it, never replans. */
+  async saveOnceTarget(key: string, target: unknown): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `once#${key}` },
+        UpdateExpression: 'SET #target = :target',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#target': 'target' },
+        ExpressionAttributeValues: { ':target': target },
+      }),
+    );
   }
 
   /** Keeps the report of an action under its once-marker, so a retry publishes it instead of acting again. */
@@ -200,9 +219,83 @@ export class IncidentStore {
     );
   }
 
+  /**
+   * Claims the publication of the report kept under a once-marker, as notices are claimed: true for
+   * one caller until the report is published or the lease ends, so concurrent duplicates publish it once.
+   */
+  async claimReportPublication(key: string, now: number, leaseMs: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: `once#${key}` },
+          UpdateExpression: 'SET #publishing = :lease',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(published) OR published <> :true) AND (attribute_not_exists(#publishing) OR #publishing < :now)',
+          ExpressionAttributeNames: { '#publishing': 'publishing' },
+          ExpressionAttributeValues: { ':lease': now + leaseMs, ':now': now, ':true': true },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** Gives a report's publication back after a failed publish, so that the retry takes it at once. */
+  async releaseReportPublication(key: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: `once#${key}` },
+        UpdateExpression: 'REMOVE #publishing',
+        ExpressionAttributeNames: { '#publishing': 'publishing' },
+      }),
+    );
+  }
+
   /** Gives a once-per-window marker back, so that a retry of a failed attempt can take it again. */
   async releaseOnce(key: string): Promise<void> {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: `once#${key}` } }));
+  }
+
+  /** The notice window of a cluster (its scope, `clusterScopeOf`) that starts at `start` (core/notice-window.ts). */
+  async noticeWindow(scope: string, start: number): Promise<NoticeWindow> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: windowKeyOf(scope, start) }, ConsistentRead: true }),
+    );
+    if (!Item) return EMPTY_WINDOW;
+    const announced = Item.announced instanceof Set ? (Item.announced as Set<string>) : new Set<string>();
+    return { notices: typeof Item.notices === 'number' ? Item.notices : 0, announced };
+  }
+
+  /**
+   * Adds what one delivery sent to a cluster's window, after it went out: notices, the untracked
+   * incidents announced, and the occurrences of those only counted. Kept a window past its end.
+   */
+  async addToNoticeWindow(
+    scope: string,
+    start: number,
+    sent: { notices: number; announced: readonly string[]; counted: number },
+  ): Promise<void> {
+    if (sent.notices === 0 && sent.announced.length === 0 && sent.counted === 0) return;
+    const announced = sent.announced.length > 0;
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: windowKeyOf(scope, start) },
+        UpdateExpression: `SET #kind = :kind, #expires = :expires ADD notices :notices, counted :counted${announced ? ', announced :announced' : ''}`,
+        ExpressionAttributeNames: { '#kind': 'kind', '#expires': 'expiresAt' },
+        ExpressionAttributeValues: {
+          ':kind': 'notice-window',
+          ':expires': Math.ceil((start + 2 * NOTICE_WINDOW_MS) / 1000),
+          ':notices': sent.notices,
+          ':counted': sent.counted,
+          ...(announced ? { ':announced': new Set(sent.announced) } : {}),
+        },
+      }),
+    );
   }
 
   /** Counts one batch's incidents and decides for each whether to notify (see `advanceIncident`). */

@@ -7,7 +7,9 @@ import {
   digestNotificationOf,
   planNotices,
   type DigestMember,
+  type NoticeCandidate,
 } from '../core/incidents/digest';
+import { planWindow, splitAnnounced, windowStartOf, type WindowPlan } from '../core/incidents/notice-window';
 import { findingEventOf, type ArnScope } from '../core/findings/bus-entries';
 import { buildFinding, type Finding } from '../core/findings/finding';
 import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/incidents/lifecycle';
@@ -29,6 +31,10 @@ export interface NotifierOptions {
   maxNoticesPerCluster?: number;
   /** SNS publishes and DynamoDB writes in flight at the same time. @default 8 */
   concurrency?: number;
+  /** Notices per cluster per hour, digests included (core/notice-window.ts). @default 12 */
+  maxNoticesPerHour?: number;
+  /** The clock of the notice windows. @default Date.now */
+  now?: () => number;
 }
 
 /** A channel of one notification that could not be published. */
@@ -85,17 +91,16 @@ export class Notifier {
     const outcome: NotifyOutcome = { findings: [], notices: 0, digests: 0, failures: [] };
     if (due.length === 0 && untracked.members.length === 0) return outcome;
     const limit = this.options.concurrency ?? DEFAULT_LIMITS.concurrency;
-    const plan = planNotices(
-      due.map((d) => ({
-        ...d,
-        findingId: d.state.findingId,
-        cluster: d.state.cluster,
-        account: d.state.account,
-        severity: d.state.severity,
-        status: d.notify.status,
-      })),
-      this.options.maxNoticesPerCluster ?? DEFAULT_LIMITS.maxNoticesPerCluster,
-    );
+    const candidates = due.map((d) => ({
+      ...d,
+      findingId: d.state.findingId,
+      cluster: d.state.cluster,
+      account: d.state.account,
+      severity: d.state.severity,
+      status: d.notify.status,
+    }));
+    const windows = await this.windowsOf(candidates, untracked.members, limit);
+    const plan = planNotices(candidates, (scope) => windows.get(scope)?.plan.individual ?? 0);
 
     const toEnrich = plan.individual.filter(
       ({ state, notify }) =>
@@ -146,6 +151,7 @@ export class Notifier {
           await this.publisher.publishNotification(snsNotificationOf(built.finding));
           built.done.add('sns');
           outcome.notices++;
+          windows.get(clusterScopeOf(built.state))!.notices++;
         } catch (error) {
           outcome.failures.push({ findingId: built.finding.findingId, channel: 'sns', error: errorMessage(error) });
         }
@@ -157,8 +163,11 @@ export class Notifier {
     for (const item of [...digested.map((b) => b.state), ...untracked.members])
       scopes.set(clusterScopeOf(item), { cluster: item.cluster, account: item.account });
     await mapLimit([...scopes], limit, async ([scope, { cluster, account: clusterAccount }]) => {
+      const window = windows.get(scope)!;
+      // Past the window's budget the rest waits: digested incidents stay due, untracked ones unannounced.
+      if (!window.plan.digest) return;
       const members = digested.filter((b) => clusterScopeOf(b.state) === scope && !b.notify.snsDone);
-      const extra = untracked.members.filter((m) => clusterScopeOf(m) === scope);
+      const extra = window.fresh;
       if (members.length === 0 && extra.length === 0) return;
       const digest = buildDigest(
         cluster,
@@ -183,6 +192,8 @@ export class Notifier {
         await this.publisher.publishNotification(digestNotificationOf(digest));
         for (const built of members) built.done.add('sns');
         outcome.digests++;
+        window.notices++;
+        window.announced = extra.map((m) => m.findingId);
       } catch (error) {
         for (const built of members)
           outcome.failures.push({ findingId: built.finding.findingId, channel: 'sns', error: errorMessage(error) });
@@ -205,9 +216,51 @@ export class Notifier {
       limit,
       (b) => this.store.markPublished(b.state.findingId, b.notify.generation, [...b.done]),
     );
+    // Recorded after publishing: a failed write costs a notice again, never a notice lost.
+    await mapLimit([...windows], limit, ([scope, w]) =>
+      this.store.addToNoticeWindow(scope, w.start, {
+        notices: w.notices,
+        announced: w.announced,
+        counted: w.repeat.reduce((sum, m) => sum + m.occurrences, 0),
+      }),
+    );
     outcome.findings = all.map((b) => b.finding);
     return outcome;
   }
+
+  /** Each cluster's notice window and what this delivery may send in it. */
+  private async windowsOf(
+    candidates: readonly NoticeCandidate[],
+    untracked: readonly DigestMember[],
+    limit: number,
+  ): Promise<Map<string, WindowUse>> {
+    const start = windowStartOf((this.options.now ?? Date.now)());
+    const scopes = new Set([...candidates, ...untracked].map((item) => clusterScopeOf(item)));
+    const windows = new Map<string, WindowUse>();
+    await mapLimit([...scopes], limit, async (scope) => {
+      const window = await this.store.noticeWindow(scope, start);
+      const { fresh, repeat } = splitAnnounced(
+        untracked.filter((m) => clusterScopeOf(m) === scope),
+        window,
+      );
+      const plan = planWindow(candidates.filter((c) => clusterScopeOf(c) === scope).length, fresh.length, window, {
+        maxPerDelivery: this.options.maxNoticesPerCluster ?? DEFAULT_LIMITS.maxNoticesPerCluster,
+        maxPerHour: this.options.maxNoticesPerHour ?? DEFAULT_LIMITS.maxNoticesPerHour,
+      });
+      windows.set(scope, { start, plan, fresh, repeat, notices: 0, announced: [] });
+    });
+    return windows;
+  }
+}
+
+/** One cluster's window during a delivery: its plan, and what went out. */
+interface WindowUse {
+  start: number;
+  plan: WindowPlan;
+  fresh: DigestMember[];
+  repeat: DigestMember[];
+  notices: number;
+  announced: string[];
 }
 
 interface Built {

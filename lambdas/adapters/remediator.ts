@@ -15,7 +15,14 @@ import { errorMessage } from '../core/common/error-message';
 import { ec2QuotaFor } from '../core/advice/quota';
 import { shellArg } from '../core/advice/shell';
 import type { Finding } from '../core/findings/finding';
-import { planRaise, raiseCommands, type GroupState } from '../core/plans/group-raise';
+import {
+  isRaiseTarget,
+  planRaise,
+  raiseCommands,
+  resumeRaise,
+  type GroupState,
+  type RaiseTarget,
+} from '../core/plans/group-raise';
 import { eniConfigYaml, quotaTarget, subnetPlanCommands, type RemediationReport } from '../core/plans/remediation-plan';
 import type { RemediationConfig } from '../../contracts/config';
 import { OPT_IN_TAG } from '../../contracts/names';
@@ -72,19 +79,32 @@ export class Remediator {
       const mode = this.modeOf(action);
       if (mode === 'off') continue;
       const { key, windowMs } = this.onceKey(action, finding);
+      let targeted = false;
+      const keepTarget = async (target: RaiseTarget) => {
+        await this.store.saveOnceTarget(key, target);
+        targeted = true;
+      };
+      let outcome: RemediationReport;
       if (!(await this.store.claimOnce(key, this.now(), windowMs))) {
         const prior = await this.store.onceRecord(key);
         if (prior?.report && !prior.published)
           results.push({ key, report: prior.report as RemediationReport, repeat: true });
-        continue;
-      }
-      let outcome: RemediationReport;
-      try {
-        outcome = await this.act(action, mode, finding);
-      } catch (error) {
-        // Nothing was changed (or the change itself failed): give the marker back for EventBridge's retry.
-        await this.store.releaseOnce(key);
-        throw new RemediationError(`${action} for ${finding.findingId}: ${errorMessage(error)}`);
+        if (prior?.report || !isRaiseTarget(prior?.target) || action !== 'raise-system-nodegroup') continue;
+        // A change was decided and may have applied before its attempt failed: complete it, never replan.
+        try {
+          outcome = await this.raiseSystemNodegroup(mode, finding, { recorded: prior.target });
+        } catch (error) {
+          throw new RemediationError(`${action} for ${finding.findingId}: ${errorMessage(error)}`);
+        }
+      } else {
+        try {
+          outcome = await this.act(action, mode, finding, keepTarget);
+        } catch (error) {
+          // Nothing was changed: give the marker back for EventBridge's retry. Once a target is kept the
+          // change may have applied (a timeout after the update): the retry completes it instead.
+          if (!targeted) await this.store.releaseOnce(key);
+          throw new RemediationError(`${action} for ${finding.findingId}: ${errorMessage(error)}`);
+        }
       }
       await this.store.saveOnceReport(key, outcome, false);
       results.push({ key, report: outcome, repeat: false });
@@ -109,13 +129,27 @@ export class Remediator {
     return { key: `${action}#${finding.findingId}`, windowMs: ACTION_WINDOW_MS };
   }
 
-  private act(action: ActionId, mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
-    if (action === 'raise-system-nodegroup') return this.raiseSystemNodegroup(mode, finding);
+  private act(
+    action: ActionId,
+    mode: RemediationMode,
+    finding: Finding,
+    keepTarget: (target: RaiseTarget) => Promise<void>,
+  ): Promise<RemediationReport> {
+    if (action === 'raise-system-nodegroup') return this.raiseSystemNodegroup(mode, finding, { keepTarget });
     if (action === 'request-quota-increase') return this.requestQuotaIncrease(mode, finding);
     return this.planSubnets(finding);
   }
 
-  private async raiseSystemNodegroup(mode: RemediationMode, finding: Finding): Promise<RemediationReport> {
+  /**
+   * Raises the configured system group once per finding: the target is decided from live state and
+   * kept (`keepTarget`) before the change; a retry gets it back (`recorded`), re-reads live state, and
+   * completes the same change or reports it done, never raising past it.
+   */
+  private async raiseSystemNodegroup(
+    mode: RemediationMode,
+    finding: Finding,
+    decided: { keepTarget?: (target: RaiseTarget) => Promise<void>; recorded?: RaiseTarget },
+  ): Promise<RemediationReport> {
     const action = 'raise-system-nodegroup';
     // The target is the configured system group of the cluster, read live; never a name from an event.
     const configured = this.clusterSettings(finding.cluster);
@@ -126,10 +160,16 @@ export class Remediator {
     const group = configured.systemNodegroup
       ? await this.managedGroup(finding.cluster, configured.systemNodegroup)
       : await this.selfManagedGroup(configured.systemAutoScalingGroup!);
-    const plan = planRaise(group, this.settings.raiseSystemNodegroup.maxMinSize);
+    const plan = decided.recorded
+      ? resumeRaise(group, decided.recorded)
+      : planRaise(group, this.settings.raiseSystemNodegroup.maxMinSize);
     const target = `${group.kind === 'managed' ? 'node group' : 'Auto Scaling group'} ${group.name}`;
     const before = { minSize: group.minSize, desiredSize: group.desiredSize, maxSize: group.maxSize };
     if (plan.minSize === undefined) {
+      if (plan.done) {
+        const summary = `raised the minimum of ${target} to ${group.minSize} (completed by an earlier attempt).`;
+        return report(finding, action, mode, 'applied', summary, { target, before });
+      }
       return report(finding, action, mode, 'skipped', `nothing to raise: ${plan.reason}`, { target, before });
     }
 
@@ -147,13 +187,15 @@ export class Remediator {
       const why = `${target} does not carry the opt-in tag ${OPT_IN_TAG}=true; the change was not made.`;
       return report(finding, action, mode, 'skipped', why, details);
     }
+    if (!decided.recorded) await decided.keepTarget?.({ minSize: plan.minSize, desiredSize: plan.desiredSize });
     if (group.kind === 'managed') {
       const response = await this.clients.eks.send(
         new UpdateNodegroupConfigCommand({
           clusterName: finding.cluster,
           nodegroupName: group.name,
           scalingConfig: { minSize: plan.minSize, maxSize: group.maxSize, desiredSize: plan.desiredSize },
-          clientRequestToken: `${finding.findingId}-min${plan.minSize}`,
+          // One token per finding: the same change is the same request, whatever the group reads now.
+          clientRequestToken: `${finding.findingId}-raise`,
         }),
       );
       const update = response.update?.id ?? 'submitted';

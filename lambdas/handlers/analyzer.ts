@@ -5,6 +5,7 @@ import type { FindingEnricher } from '../adapters/accounts';
 import { accountOfOwner, keyAccountOf } from '../core/decode/account';
 import { clusterResolver, type ClusterResolver } from '../core/decode/cluster';
 import { isObject } from '../core/common/json';
+import { sourcesOfGroup } from '../core/parse/karpenter-source';
 import { decodeSubscriptionData, type SubscriptionDocument } from '../core/decode/subscription-payload';
 import { scopeOfArn } from '../core/findings/bus-entries';
 import { emptyInputStats, fromDocument } from '../core/decode/local-input';
@@ -70,7 +71,8 @@ export async function analyzeDocument(
   logger.appendKeys({ cluster, logGroup: document.logGroup, ...(account ? { account } : {}) });
   const stats = emptyInputStats();
   const analysis = corePhase().analyzeMessages(fromDocument(document, stats), cluster, {
-    sources: settings.sources,
+    // Who may write to this log group decides which of its records are Karpenter's (issue 32).
+    sources: sourcesOfGroup(settings.sources, document.logGroup),
     account,
   });
   result.cluster = cluster;

@@ -28,6 +28,9 @@ export interface RemediatorResult {
   reports: RemediationReport[];
 }
 
+/** How long a claimed report publication is held against concurrent duplicates. */
+const REPORT_LEASE_MS = 2 * 60_000;
+
 /**
  * An EventBridge `Karpenter Finding` event in; for each action the incident's rule maps to and the
  * configuration turns on, a plan or a guarded change out, each told once as a `Karpenter Remediation`
@@ -105,6 +108,8 @@ export async function remediate(
 
   const failures: string[] = [];
   for (const { key, report } of results) {
+    // Claimed before publishing, like notices: a concurrent duplicate of this event publishes nothing.
+    if (!(await store.claimReportPublication(key, deps.now(), REPORT_LEASE_MS))) continue;
     try {
       await publisher.publishNotification(remediationNotificationOf(report));
       const put = await publisher.putEvents([
@@ -114,6 +119,7 @@ export async function remediate(
       await store.saveOnceReport(key, report, true);
     } catch (error) {
       failures.push(`${report.action}: ${errorMessage(error)}`);
+      await store.releaseReportPublication(key).catch(() => undefined);
       continue;
     }
     recordCounts(metrics, { action: report.action, outcome: report.outcome }, { [METRIC.remediations]: 1 });

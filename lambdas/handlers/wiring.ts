@@ -47,6 +47,8 @@ export function notifierOf(
     eventSource: deps.settings.eventSource,
     ...where,
     maxNoticesPerCluster: deps.settings.limits.maxNoticesPerCluster,
+    maxNoticesPerHour: deps.settings.limits.maxNoticesPerHour,
+    now: deps.now,
     concurrency: deps.settings.limits.concurrency,
   });
 }

@@ -101,6 +101,7 @@ export function analyzerSettings(env: NodeJS.ProcessEnv = process.env): Analyzer
     enrichBudgetMs: nonNegative(env, ENV.enrichBudgetMs, 8000),
     limits: {
       maxNoticesPerCluster: notifications.maxNoticesPerDelivery,
+      maxNoticesPerHour: notifications.maxNoticesPerHour,
       maxIncidentsPerDelivery: notifications.maxIncidentsPerDelivery,
       concurrency: DEFAULT_LIMITS.concurrency,
     },

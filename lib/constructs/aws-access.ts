@@ -47,7 +47,10 @@ const NODEGROUPS_OF_CLUSTERS: NagPackSuppression = {
   reason:
     'Node group ARNs end in a generated id (nodegroup/<cluster>/<name>/<uuid>), so eks:DescribeNodegroup is scoped to the configured clusters with wildcards only for name and id.',
   appliesTo: [
-    { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/.*\\/\\*\\/\\*$/' },
+    {
+      regex:
+        '/^Resource::arn:(?:<AWS::Partition>|aws[a-z-]*):eks:(?:<AWS::Region>|[a-z0-9-]+):(?:<AWS::AccountId>|\\d{12}):nodegroup\\/.*\\/\\*\\/\\*$/',
+    },
   ],
 };
 
@@ -93,7 +96,10 @@ export function enrichmentAccess(scope: IConstruct, clusters: readonly AccessClu
         reason:
           'The EC2 quota to read is chosen at run time from the instance family in the failure (standard, G/VT, P, spot); servicequotas:GetServiceQuota is scoped to EC2 quotas of this account and region.',
         appliesTo: [
-          { regex: '/^Resource::arn:<AWS::Partition>:servicequotas:<AWS::Region>:<AWS::AccountId>:ec2\\/\\*$/' },
+          {
+            regex:
+              '/^Resource::arn:(?:<AWS::Partition>|aws[a-z-]*):servicequotas:(?:<AWS::Region>|[a-z0-9-]+):(?:<AWS::AccountId>|\\d{12}):ec2\\/\\*$/',
+          },
         ],
       },
     ],
@@ -233,7 +239,10 @@ const MANAGED_SYSTEM_NODEGROUPS: NagPackSuppression = {
   reason:
     'A node group ARN ends in an id EKS generates (nodegroup/<cluster>/<name>/<uuid>): eks:UpdateNodegroupConfig names each configured system node group and wildcards only that id; it is also conditioned on the opt-in tag.',
   appliesTo: [
-    { regex: '/^Resource::arn:<AWS::Partition>:eks:<AWS::Region>:<AWS::AccountId>:nodegroup\\/[^*]+\\/[^*]+\\/\\*$/' },
+    {
+      regex:
+        '/^Resource::arn:(?:<AWS::Partition>|aws[a-z-]*):eks:(?:<AWS::Region>|[a-z0-9-]+):(?:<AWS::AccountId>|\\d{12}):nodegroup\\/[^*]+\\/[^*]+\\/\\*$/',
+    },
   ],
 };
 
@@ -244,7 +253,7 @@ const SELF_MANAGED_SYSTEM_GROUPS: NagPackSuppression = {
   appliesTo: [
     {
       regex:
-        '/^Resource::arn:<AWS::Partition>:autoscaling:<AWS::Region>:<AWS::AccountId>:autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
+        '/^Resource::arn:(?:<AWS::Partition>|aws[a-z-]*):autoscaling:(?:<AWS::Region>|[a-z0-9-]+):(?:<AWS::AccountId>|\\d{12}):autoScalingGroup:\\*:autoScalingGroupName\\/[^*]+$/',
     },
   ],
 };

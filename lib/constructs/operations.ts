@@ -43,6 +43,13 @@ export interface OperationsProps {
    */
   readonly remediatorFailureQueue?: IQueue;
   readonly headroomFailureQueue?: IQueue;
+  /**
+   * The dead-letter queues of the remediation rule's target and of the headroom schedule's target:
+   * events EventBridge or the Scheduler could not hand to the function wait there.
+   * @default - none
+   */
+  readonly remediationRuleDeadLetterQueue?: IQueue;
+  readonly headroomScheduleDeadLetterQueue?: IQueue;
   /** The findings topic, for its delivery-failure alarm; the alarms themselves go to their own topic. */
   readonly findingsTopic: ITopic;
   /**
@@ -167,7 +174,14 @@ function signalsOf(props: OperationsProps, period: Duration): Signal[] {
       dimensionsMap: { FunctionName: props.analyzer.functionName },
       ...sum,
     });
-  const { headroom, headroomFailureQueue, remediator, remediatorFailureQueue } = props;
+  const {
+    headroom,
+    headroomFailureQueue,
+    headroomScheduleDeadLetterQueue,
+    remediator,
+    remediatorFailureQueue,
+    remediationRuleDeadLetterQueue,
+  } = props;
   return [
     [
       'AnalyzerErrors',
@@ -219,6 +233,24 @@ function signalsOf(props: OperationsProps, period: Duration): Signal[] {
             'HeadroomFailureQueueDepth',
             headroomFailureQueue.metricApproximateNumberOfMessagesVisible(max),
             'Headroom runs failed every retry; their errors wait in the headroom failure queue.',
+          ] as const,
+        ]
+      : []),
+    ...(headroomScheduleDeadLetterQueue
+      ? [
+          [
+            'HeadroomScheduleDeadLetterQueueDepth',
+            headroomScheduleDeadLetterQueue.metricApproximateNumberOfMessagesVisible(max),
+            'The Scheduler could not start the headroom check (throttled, denied); the runs wait in its dead-letter queue.',
+          ] as const,
+        ]
+      : []),
+    ...(remediationRuleDeadLetterQueue
+      ? [
+          [
+            'RemediationRuleDeadLetterQueueDepth',
+            remediationRuleDeadLetterQueue.metricApproximateNumberOfMessagesVisible(max),
+            'EventBridge could not hand findings to the remediator (throttled, denied); they wait in the rule target dead-letter queue.',
           ] as const,
         ]
       : []),

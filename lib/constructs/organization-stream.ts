@@ -257,7 +257,8 @@ export function allowAssumingSpokeRole(fn: IFunction, roleName: string, audience
       {
         id: 'AwsSolutions-IAM5',
         reason: `The spoke role ${roleName} exists in every account of the organisation, which the stack does not list: sts:AssumeRole names the role and allows any account only inside the organisation (aws:ResourceOrgID).`,
-        appliesTo: [`Resource::arn:<AWS::Partition>:iam::*:role/${roleName}`],
+        // A pattern, not the text: with an explicit env the partition is written out, not a token.
+        appliesTo: [{ regex: `/^Resource::arn:(?:<AWS::Partition>|aws[a-z-]*):iam::\\*:role\\/${roleName}$/` }],
       },
     ]);
   }

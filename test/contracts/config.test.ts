@@ -28,8 +28,14 @@ describe('parseConfig', () => {
         requestQuotaIncrease: { mode: 'off', maxValue: 512, windowHours: 24 },
         planSubnetCapacity: { mode: 'off' },
       },
-      notifications: { maxNoticesPerDelivery: 5, maxIncidentsPerDelivery: 50 },
-      karpenterSources: { namespaces: ['karpenter', 'kube-system'], containers: ['controller', 'karpenter'] },
+      notifications: { maxNoticesPerDelivery: 5, maxNoticesPerHour: 12, maxIncidentsPerDelivery: 50 },
+      karpenterSources: {
+        namespaces: ['karpenter', 'kube-system'],
+        containers: ['controller', 'karpenter'],
+        sharedLogGroups: ['/aws/containerinsights/*/application'],
+        eventLogGroups: ['*/kubernetes-events'],
+        eventExporters: { namespaces: [], containers: [] },
+      },
       headroom: { enabled: true, schedule: 'rate(5 minutes)', minFreeIps: 64, minFreePercent: 10, horizonHours: 6 },
       subscriptions: { mode: 'auto', accountPolicyFrom: 200, exclude: [] },
       eventBusName: 'default',
@@ -99,6 +105,14 @@ describe('parseConfig', () => {
       'config.notifications.maxNoticesPerDelivery = 500: expected at most 20',
     ],
     [{ ...minimal, karpenterSources: { namespaces: [] } }, 'config.karpenterSources.namespaces = []'],
+    [
+      { ...minimal, remediation: { requestQuotaIncrease: { maxValue: 0.5 } } },
+      'config.remediation.requestQuotaIncrease.maxValue = 0.5: expected a whole number: quotas are raised in whole units',
+    ],
+    [
+      { ...minimal, karpenterSources: { sharedLogGroups: ['/aws/pods?'] } },
+      'config.karpenterSources.sharedLogGroups[0] = "/aws/pods?": expected a CloudWatch Logs log group name, with * for any run of characters',
+    ],
     [
       { ...minimal, karpenterSources: { containers: ['Controller!'] } },
       'config.karpenterSources.containers[0] = "Controller!": expected a container name',

@@ -18,8 +18,8 @@ const deps = (): AnalyzerDeps =>
       ...testSettings(aws.tableName),
       // A cluster prod in each account, with log groups of the same name: two clusters.
       clusters: [
-        { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
-        { name: 'prod', account: SPOKE, logGroups: ['/aws/containerinsights/prod/application'] },
+        { name: 'prod', logGroups: ['/eks/prod/karpenter'] },
+        { name: 'prod', account: SPOKE, logGroups: ['/eks/prod/karpenter'] },
       ],
     },
     () => Date.parse('2026-11-28T02:21:00Z'),

@@ -78,7 +78,7 @@ function deps(overrides: Partial<AnalyzerDeps> = {}): AnalyzerDeps {
 /** Clusters quiet and loud, each tied to its deliveries by its log group. */
 const twoClusters = () => ({
   ...testSettings(aws.tableName),
-  clusters: ['quiet', 'loud'].map((name) => ({ name, logGroups: [`/aws/containerinsights/${name}/application`] })),
+  clusters: ['quiet', 'loud'].map((name) => ({ name, logGroups: [`/eks/${name}/karpenter`] })),
 });
 
 const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
@@ -263,7 +263,7 @@ describe('analyzer handler', () => {
       .resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000003' });
     const first = awslogsEvent([failedScheduling(31)], {
       firstId: 1,
-      logGroup: '/aws/containerinsights/prod/application',
+      logGroup: '/eks/prod/karpenter',
     });
     const second = awslogsEvent([failedScheduling(32)], { firstId: 2 });
     const shared = deps();
@@ -326,7 +326,7 @@ describe('analyzer handler', () => {
     const settings = {
       ...testSettings(aws.tableName),
       clusters: [
-        { name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] },
+        { name: 'prod', logGroups: ['/eks/prod/karpenter'] },
         { name: 'payments', logGroups: ['/eks/payments/*'] },
       ],
     };
@@ -350,7 +350,7 @@ describe('analyzer handler', () => {
     const result = await analyzeSubscription(
       awslogsEvent([subnetExhaustionLine(SUBNET_A)], {
         filters: ['karpenter-doctor.prod', 'karpenter-doctor'],
-        logGroup: '/aws/containerinsights/prod-lookalike/application',
+        logGroup: '/eks/prod-lookalike/karpenter',
       }),
       context,
       shared,
@@ -388,14 +388,14 @@ describe('analyzer handler', () => {
       });
     await analyzeSubscription(
       awslogsEvent([timeout('api.pricing.us-east-1.amazonaws.com', 'Pricing: GetProducts')], {
-        logGroup: '/aws/containerinsights/quiet/application',
+        logGroup: '/eks/quiet/karpenter',
       }),
       context,
       deps({ settings: twoClusters() }),
     );
     await analyzeSubscription(
       awslogsEvent([timeout('ec2.eu-west-1.amazonaws.com', 'EC2: DescribeSpotPriceHistory')], {
-        logGroup: '/aws/containerinsights/loud/application',
+        logGroup: '/eks/loud/karpenter',
         firstId: 5,
       }),
       context,

@@ -61,7 +61,7 @@ afterAll(async () => {
 const documentOf = (messages: unknown[], extra: Record<string, unknown> = {}) => ({
   messageType: 'DATA_MESSAGE',
   owner: '111122223333',
-  logGroup: '/aws/containerinsights/prod/application',
+  logGroup: '/eks/prod/karpenter',
   logStream: 'fuzz',
   subscriptionFilters: ['karpenter-doctor'],
   logEvents: messages.map((message, i) => ({ id: String(i), timestamp: 1_795_000_000_000 + i, message })),

@@ -177,10 +177,100 @@ describe('remediator: raise-system-nodegroup', () => {
       clusterName: 'prod',
       nodegroupName: 'system',
       scalingConfig: { minSize: 2, maxSize: 3, desiredSize: 2 },
-      clientRequestToken: `${idOf('karpenter-controller-unschedulable')}-min2`,
+      clientRequestToken: `${idOf('karpenter-controller-unschedulable')}-raise`,
     });
     expect(autoScaling).not.toHaveReceivedCommand(UpdateAutoScalingGroupCommand);
     expect(reportsPublished()[0]).toMatchObject({ outcome: 'applied' });
+  });
+
+  it('completes, never repeats, a raise whose update applied but timed out (the EventBridge retry)', async () => {
+    const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
+    nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
+    // The update is applied, then its response is lost.
+    eks.on(UpdateNodegroupConfigCommand).callsFake(() => {
+      nodegroup(2, 2, 3, { 'karpenter-doctor/remediate': 'true' });
+      throw Object.assign(new Error('socket hang up'), { name: 'TimeoutError' });
+    });
+    const event = await unschedulable();
+
+    await expect(remediate(event, CONTEXT, shared)).rejects.toThrow(/socket hang up/);
+    const retry = await remediate(event, CONTEXT, shared);
+
+    expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
+    expect(eks).toHaveReceivedCommandWith(UpdateNodegroupConfigCommand, {
+      scalingConfig: { minSize: 2, maxSize: 3, desiredSize: 2 },
+      clientRequestToken: `${idOf('karpenter-controller-unschedulable')}-raise`,
+    });
+    expect(retry.reports).toEqual([expect.objectContaining({ outcome: 'applied' })]);
+    expect(reportsPublished()).toHaveLength(1);
+  });
+
+  it('re-sends the recorded target, not a new one, when the failed update did not apply', async () => {
+    const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
+    nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
+    eks
+      .on(UpdateNodegroupConfigCommand)
+      .rejectsOnce(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))
+      .resolves({ update: { id: 'upd-2', status: 'InProgress' } });
+    const event = await unschedulable();
+
+    await expect(remediate(event, CONTEXT, shared)).rejects.toThrow(/timeout/);
+    await remediate(event, CONTEXT, shared);
+
+    const calls = eks.commandCalls(UpdateNodegroupConfigCommand).map((c) => c.args[0].input);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]).toEqual(calls[0]);
+  });
+
+  it('raises a self-managed group past a lost response only once', async () => {
+    const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } }, [
+      { name: 'prod', systemAutoScalingGroup: 'prod-system-asg' },
+    ]);
+    let minSize = 1;
+    autoScaling.on(DescribeAutoScalingGroupsCommand).callsFake(() => ({
+      AutoScalingGroups: [
+        {
+          AutoScalingGroupName: 'prod-system-asg',
+          MinSize: minSize,
+          DesiredCapacity: minSize,
+          MaxSize: 3,
+          Tags: [{ Key: 'karpenter-doctor/remediate', Value: 'true' }],
+        },
+      ],
+    }));
+    autoScaling.on(UpdateAutoScalingGroupCommand).callsFake((input: { MinSize: number }) => {
+      minSize = input.MinSize;
+      throw Object.assign(new Error('timeout'), { name: 'TimeoutError' });
+    });
+    const event = await unschedulable();
+
+    await expect(remediate(event, CONTEXT, shared)).rejects.toThrow(/timeout/);
+    await remediate(event, CONTEXT, shared);
+
+    expect(autoScaling).toHaveReceivedCommandTimes(UpdateAutoScalingGroupCommand, 1);
+    expect(minSize).toBe(2);
+  });
+
+  it('reports once when the same event is delivered twice at the same time', async () => {
+    const shared = deps({ raiseSystemNodegroup: { mode: 'apply', maxMinSize: 3 } });
+    nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
+    eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-1', status: 'InProgress' } });
+    const event = await unschedulable();
+    // The duplicate arrives after the first kept its report and while it publishes.
+    let duplicate: Promise<unknown> | undefined;
+    sns.on(PublishCommand).callsFake(async () => {
+      if (duplicate === undefined) {
+        duplicate = remediate(event, CONTEXT, shared);
+        await duplicate;
+      }
+      return { MessageId: 'm-1' };
+    });
+
+    await remediate(event, CONTEXT, shared);
+
+    expect(eks).toHaveReceivedCommandTimes(UpdateNodegroupConfigCommand, 1);
+    expect(reportsPublished()).toHaveLength(1);
+    expect(events.commandCalls(PutEventsCommand)).toHaveLength(1);
   });
 
   it('never changes a group without the opt-in tag', async () => {

@@ -6,7 +6,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import type { Digest } from '../../lambdas/core/incidents/digest';
 import type { Finding } from '../../lambdas/core/findings/finding';
+import { DEFAULT_LIMITS } from '../../lambdas/core/incidents/delivery-limits';
 import { TAKEOVER_AFTER_MS } from '../../lambdas/core/incidents/lifecycle';
+import { DEFAULT_SOURCES } from '../../lambdas/core/parse/karpenter-source';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testClients, testObservability, testSettings } from '../support/aws';
@@ -186,7 +188,8 @@ describe('analyzer under a storm', () => {
       });
     }
     const [one, ten, hundred, thousand, all] = curve;
-    expect(one).toEqual({ incidents: 1, dynamo: 5, sns: 1, putEvents: 1 });
+    // Two of the calls are the cluster's notice window: read before, counted after (issue 32).
+    expect(one).toEqual({ incidents: 1, dynamo: 7, sns: 1, putEvents: 1 });
     expect(ten!.sns).toBe(6);
     for (const point of [hundred, thousand, all]) {
       expect(point).toEqual({ ...hundred, incidents: point!.incidents });
@@ -195,18 +198,63 @@ describe('analyzer under a storm', () => {
   });
 });
 
+describe('analyzer under a long storm', () => {
+  it('sends at most 12 notices per hour for one delivery every 5 s of the same 60 causes, every workload told', async () => {
+    // Ten incidents recorded per delivery keep the 780 deliveries quick on the local table; the 50
+    // past that limit are the ones no incident item remembers (725 notices an hour before issue 32).
+    const settings = { ...testSettings(tableName), limits: { ...DEFAULT_LIMITS, maxIncidentsPerDelivery: 10 } };
+    const shared = deps(undefined, { settings });
+    const lines = Array.from({ length: 60 }, (_, i) => untoleratedTaint(i, `team-${i}`));
+    const perHour = [0, 0];
+    let before = 0;
+    // Every 5 s for 65 minutes: the hour of the storm and the start of the next window.
+    for (let delivery = 0; delivery < 780; delivery++) {
+      clock = T0 + delivery * 5_000;
+      await analyzeSubscription(awslogsEvent(lines, { firstId: delivery * 100 + 1, startMs: clock }), context, shared);
+      const sent = sns.commandCalls(PublishCommand).length;
+      perHour[Math.floor((clock - T0) / 3_600_000)]! += sent - before;
+      before = sent;
+    }
+
+    expect(perHour[0]).toBeLessThanOrEqual(12);
+    expect(perHour[1]).toBeLessThanOrEqual(12);
+    const sent = messages().map((m) => m.default);
+    const findings = sent.filter((d): d is Finding => !isDigest(d));
+    const [first, ...later] = sent.filter(isDigest);
+    // The five notices and the first digest tell all 60 workloads: 5 recorded incidents digested, 50 untracked.
+    expect(findings).toHaveLength(5);
+    expect(first).toMatchObject({ incidents: 55, untracked: 50 });
+    expect(findings.reduce((sum, f) => sum + (f.entities.workloads?.length ?? 0), 0)).toBe(5);
+    expect(first!.byRule.reduce((sum, r) => sum + r.workloads, 0)).toBe(55);
+    // The untracked fifty are counted, not announced again, until the next window tells them once more.
+    expect(later).toHaveLength(1);
+    expect(later[0]).toMatchObject({ incidents: 50, untracked: 50 });
+  }, 240_000);
+});
+
 describe('analyzer in a shared application log group', () => {
   it("counts and ignores other containers' lines, and still reads Karpenter's and the Events", async () => {
     const lines = [
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718')),
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718'), 'kube-system', 'aws-node'),
       foreignLine(subnetExhaustionLine('subnet-0b2c3d4e5f6071829'), 'karpenter', 'controller'),
-      untoleratedTaint(1, 'dedicated'),
+      foreignLine(untoleratedTaint(1, 'dedicated'), 'monitoring', 'event-exporter'),
+      // Unread metadata proves nothing where every pod writes (issue 32).
+      untoleratedTaint(2, 'dedicated'),
+      subnetExhaustionLine('subnet-0c3d4e5f607182930'),
     ];
+    const settings = {
+      ...testSettings(tableName),
+      sources: { ...DEFAULT_SOURCES, eventExporters: { namespaces: ['monitoring'], containers: ['event-exporter'] } },
+    };
 
-    const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
+    const result = await analyzeSubscription(
+      awslogsEvent(lines, { logGroup: '/aws/containerinsights/prod/application' }),
+      context,
+      deps(undefined, { settings }),
+    );
 
-    expect(result.foreign).toBe(2);
+    expect(result.foreign).toBe(4);
     const rules = messages().map((m) => (m.default as Finding).rule);
     expect(rules.sort()).toEqual(['scheduling-untolerated-taint', 'subnet-ip-exhaustion']);
     const subnetFinding = messages()

@@ -24,7 +24,7 @@ const deps = (): AnalyzerDeps =>
       clusters: ACCOUNTS.map((account) => ({
         name: 'prod',
         account,
-        logGroups: ['/aws/containerinsights/prod/application'],
+        logGroups: ['/eks/prod/karpenter'],
       })),
     },
     () => Date.parse('2026-11-28T02:21:00Z'),
@@ -33,7 +33,7 @@ const published = () => aws.published();
 
 /** The record data a spoke's subscription puts in the stream: one delivery of cluster prod's log group. */
 const delivery = (owner: string, firstId = 1, lines = [subnetExhaustionLine(SUBNET)]): string =>
-  awslogsEvent(lines, { owner, firstId, logGroup: '/aws/containerinsights/prod/application' }).awslogs.data;
+  awslogsEvent(lines, { owner, firstId, logGroup: '/eks/prod/karpenter' }).awslogs.data;
 
 describe('stream analyzer', () => {
   it('gives a batch of three accounts’ deliveries one finding per account, each naming its account', async () => {
@@ -70,6 +70,27 @@ describe('stream analyzer', () => {
     expect(response.batchItemFailures).toEqual([]);
     expect(published().map((f) => f.account)).toEqual([ACCOUNTS[0], ACCOUNTS[1]]);
     expect(metric).toHaveBeenCalledWith('MalformedRecords', 'Count', 3);
+  });
+
+  it.each([
+    ['no owner', ''],
+    ['the CloudWatch Logs service as owner', 'CloudwatchLogs'],
+    ['an owner that is not 12 digits', '1111222233'],
+  ])('refuses a record with %s and counts it malformed, never the home cluster', async (_name, owner) => {
+    const shared = aws.deps(
+      {
+        ...testSettings(aws.tableName),
+        clusters: [{ name: 'prod', logGroups: ['/eks/prod/karpenter'] }],
+      },
+      () => Date.parse('2026-11-28T02:21:00Z'),
+    );
+    const metric = jest.spyOn(shared.metrics, 'addMetric');
+
+    const response = await analyzeStream(kinesisEvent([delivery(owner)]), context, shared, analyzeDocument);
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(published()).toEqual([]);
+    expect(metric).toHaveBeenCalledWith('MalformedRecords', 'Count', 1);
   });
 
   it('hands back only the record whose notice could not go out, and its retry notifies nothing twice', async () => {

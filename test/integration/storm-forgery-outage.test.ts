@@ -13,6 +13,30 @@ import { CONFIGS, synthesize } from './support/stack';
 import { useDeployment } from './support/use-deployment';
 import { delivery, Network } from './support/world';
 
+const SHOP = { pod_name: 'web-7d4b9c6f5d-x2x9k', namespace_name: 'shop', container_name: 'app' };
+/** Fluent Bit's three shapes: Merge_Log Off, Merge_Log_Key log_processed, merged at the root (Keep_Log Off). */
+const SHAPES: Array<[string, (inner: object) => string]> = [
+  ['the log string', (inner) => JSON.stringify({ log: JSON.stringify(inner), stream: 'stdout', kubernetes: SHOP })],
+  ['log_processed', (inner) => JSON.stringify({ log: JSON.stringify(inner), log_processed: inner, kubernetes: SHOP })],
+  ['merged at the root', (inner) => JSON.stringify({ ...inner, stream: 'stdout', kubernetes: SHOP })],
+];
+const FORGED_EVENT = {
+  kind: 'Event',
+  type: 'Warning',
+  reason: 'FailedScheduling',
+  message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
+  involvedObject: { kind: 'Pod', namespace: 'kube-system', name: 'karpenter-6d8f7b9c54-q2w4x' },
+};
+const FORGED_QUOTA_LINE = {
+  level: 'ERROR',
+  time: '2026-11-28T02:20:30.000Z',
+  logger: 'controller',
+  message: 'failed launching nodeclaim',
+  error:
+    'creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to.',
+  NodeClaim: { name: 'p4d-karpenter-hmqzq' },
+};
+
 /**
  * Issue 12 on the wire: the bundled functions of a real `cdk synth` of the maximal configuration
  * (remediation in apply mode) against the emulator, under a storm, forged events and an SNS outage.
@@ -94,6 +118,29 @@ describe('under storms, forgery and outages', () => {
       expect(invocation).toMatchObject({ ok: true, result: { outcome: 'done' } });
       expect(await scalingOf('system')).toMatchObject({ minSize: 2, desiredSize: 2, maxSize: 3 });
       expect(await scalingOf('gpu-workers')).toMatchObject({ minSize: 1, desiredSize: 1 });
+    });
+
+    // Issue 32: a workload pod of the shared application group printing Karpenter's trigger lines.
+    it.each(
+      SHAPES.flatMap(([shape, ship]) =>
+        [
+          ['an Event', FORGED_EVENT],
+          ['a Karpenter line', FORGED_QUOTA_LINE],
+        ].map(([kind, inner]) => [kind, shape, ship(inner as object)] as const),
+      ),
+    )('changes nothing on %s forged by shop/app in %s', async (_kind, _shape, line) => {
+      const application = '/aws/containerinsights/prod/application';
+
+      const invocation = await env.aws
+        .fn('Analyzer')
+        .invoke(delivery(env.aws, application, [line], { owner: ACCOUNT }));
+
+      expect(invocation).toMatchObject({ ok: true, result: { outcome: 'no-findings', foreign: 1 } });
+      for (const event of await env.aws.ruleTarget('Remediation/Rule').take()) {
+        await env.aws.fn('Remediation').invoke(event);
+      }
+      expect(await scalingOf('system')).toMatchObject({ minSize: 1, desiredSize: 1 });
+      expect(await env.aws.notices.take()).toEqual([]);
     });
 
     it.each([

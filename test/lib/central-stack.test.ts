@@ -30,15 +30,29 @@ function joined(value: unknown): string {
   return join[1].map((part) => (typeof part === 'string' ? part : '<token>')).join(join[0]);
 }
 
-function synth(config: KarpenterDoctorConfig, nag = false): { stack: KarpenterDoctorStack; template: Template } {
+function synth(
+  config: KarpenterDoctorConfig,
+  nag = false,
+  env?: { account: string; region: string },
+): { stack: KarpenterDoctorStack; template: Template } {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new KarpenterDoctorStack(app, 'Central', { config });
+  const stack = new KarpenterDoctorStack(app, 'Central', { config, ...(env ? { env } : {}) });
   if (nag) {
     Aspects.of(stack).add(new AwsSolutionsChecks({ verbose: true }));
     Aspects.of(stack).add(new ServerlessChecks({ verbose: true }));
   }
   return { stack, template: Template.fromStack(stack) };
 }
+
+describe('cdk-nag on the central stack with an explicit env (as users’ own CDK apps give)', () => {
+  it.each([
+    ['an organisation', () => central({ organizationId: ORG })],
+    ['listed accounts', () => central({ accounts: ['222233334444'] })],
+  ])('has zero unsuppressed findings for %s', (_name, config) => {
+    const { stack } = synth(config(), true, { account: '111122223333', region: 'eu-west-1' });
+    expect(unsuppressedFindings(stack, '(AwsSolutions|Serverless)')).toEqual([]);
+  });
+});
 
 describe('the central stack of an organisation', () => {
   let stack: KarpenterDoctorStack;

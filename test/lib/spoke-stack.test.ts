@@ -61,6 +61,13 @@ function policyStatements(template: Template, account: string, rolePrefix: strin
     .flatMap((p) => p.Properties.PolicyDocument.Statement);
 }
 
+describe('KarpenterDoctorSpokeStack with an explicit env', () => {
+  it('has zero unsuppressed cdk-nag AwsSolutions findings', () => {
+    const { stack } = synth({ env: { account: '222233334444', region: 'eu-west-1' } });
+    expect(unsuppressedFindings(stack)).toEqual([]);
+  });
+});
+
 describe('KarpenterDoctorSpokeStack for 20 accounts', () => {
   let stack: KarpenterDoctorSpokeStack;
   let template: Template;

@@ -405,3 +405,36 @@ describe('KarpenterDoctorStack at scale', () => {
     template.hasResourceProperties('AWS::Events::EventBus', { Name: 'platform-alerts' });
   });
 });
+
+describe('queues that can hold a lost event', () => {
+  it.each([
+    ['the example', EXAMPLE],
+    [
+      'remediation in apply mode',
+      parseConfig(
+        {
+          clusters: [{ name: 'prod', logGroups: ['/eks/prod/karpenter'], systemNodegroup: 'system' }],
+          remediation: { raiseSystemNodegroup: { mode: 'apply' }, requestQuotaIncrease: { mode: 'apply' } },
+        },
+        'test',
+      ),
+    ],
+  ])('each have a depth alarm on the alarm topic in %s', (_name, config) => {
+    const { template } = synth(config);
+    const queues = Object.keys(template.findResources('AWS::SQS::Queue'));
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{
+      Properties: {
+        MetricName?: string;
+        Dimensions?: Array<{ Name: string; Value: { 'Fn::GetAtt'?: [string, string] } }>;
+        AlarmActions?: Array<{ Ref?: string }>;
+      };
+    }>;
+    const alarmed = alarms
+      .filter((a) => a.Properties.MetricName === 'ApproximateNumberOfMessagesVisible')
+      .filter((a) => a.Properties.AlarmActions?.some((action) => action.Ref?.startsWith('OperationsAlarmTopic')))
+      .map((a) => a.Properties.Dimensions?.find((d) => d.Name === 'QueueName')?.Value['Fn::GetAtt']?.[0]);
+
+    expect(queues.length).toBeGreaterThanOrEqual(4);
+    expect(queues.filter((queue) => !alarmed.includes(queue))).toEqual([]);
+  });
+});

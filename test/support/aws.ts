@@ -41,7 +41,7 @@ export function testSettings(tableName: string): AnalyzerSettings {
     topicArn: `arn:aws:sns:${REGION}:${ACCOUNT}:karpenter-doctor-findings`,
     eventBusName: 'default',
     eventSource: 'io.karpenter-doctor',
-    clusters: [{ name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] }],
+    clusters: [{ name: 'prod', logGroups: ['/eks/prod/karpenter', '/aws/containerinsights/prod/application'] }],
     policy: DEFAULT_POLICY,
     enrichBudgetMs: 5_000,
     limits: DEFAULT_LIMITS,

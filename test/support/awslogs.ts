@@ -24,7 +24,7 @@ export function awslogsEvent(lines: string[], options: AwslogsOptions = {}): { a
       data: encodeSubscriptionData({
         messageType: 'DATA_MESSAGE',
         owner: options.owner ?? '111122223333',
-        logGroup: options.logGroup ?? '/aws/containerinsights/prod/application',
+        logGroup: options.logGroup ?? '/eks/prod/karpenter',
         logStream: options.logStream ?? 'karpenter-6d8f9b7c4d-x2x9k_karpenter_controller',
         subscriptionFilters: options.filters ?? ['karpenter-doctor'],
         logEvents: lines.map((message, index) => ({

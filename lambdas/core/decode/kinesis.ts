@@ -42,5 +42,12 @@ export function positionOf(record: unknown): RecordPosition {
 export function decodeKinesisRecord(record: unknown): DecodeResult {
   if (!isObject(record) || !isObject(record.kinesis)) return { ok: false, reason: 'the record has no kinesis field' };
   const decoded = decodeSubscriptionData(record.kinesis.data);
-  return decoded.ok ? decoded : { ok: false, reason: decoded.reason.replace(/^awslogs\.data/, 'kinesis.data') };
+  if (!decoded.ok) return { ok: false, reason: decoded.reason.replace(/^awslogs\.data/, 'kinesis.data') };
+  // On the shared stream the owner is the only word for whose logs these are: without one, refuse.
+  if (decoded.document.messageType !== 'CONTROL_MESSAGE' && !ACCOUNT_ID.test(decoded.document.owner)) {
+    return { ok: false, reason: 'the document has no owner that is an AWS account id' };
+  }
+  return decoded;
 }
+
+const ACCOUNT_ID = /^\d{12}$/;

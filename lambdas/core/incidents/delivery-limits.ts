@@ -7,6 +7,8 @@ import { DEFAULT_NOTIFICATIONS } from '../../../contracts/defaults';
 export interface DeliveryLimits {
   /** Notices of their own per cluster per delivery; the rest go into the cluster's digest. */
   maxNoticesPerCluster: number;
+  /** Notices per cluster per hour, digests included; the rest waits for the next hour. */
+  maxNoticesPerHour: number;
   /** Incidents recorded one by one per delivery; the rest are only counted in the digest. */
   maxIncidentsPerDelivery: number;
   /** Calls to one AWS service in flight at the same time. */
@@ -16,6 +18,7 @@ export interface DeliveryLimits {
 /** The configuration's default notifications, and eight calls in flight. */
 export const DEFAULT_LIMITS: DeliveryLimits = {
   maxNoticesPerCluster: DEFAULT_NOTIFICATIONS.maxNoticesPerDelivery,
+  maxNoticesPerHour: DEFAULT_NOTIFICATIONS.maxNoticesPerHour,
   maxIncidentsPerDelivery: DEFAULT_NOTIFICATIONS.maxIncidentsPerDelivery,
   concurrency: 8,
 };

@@ -38,11 +38,15 @@ const STATUS_ORDER: Record<FindingStatus, number> = { open: 0, ongoing: 1, resol
 
 /**
  * Splits due notifications into those sent on their own — per cluster (of one account: two clusters
- * of the same name in two accounts are two clusters) the `max` most severe, new
+ * of the same name in two accounts are two clusters) the `max` (of the cluster's scope) most severe, new
  * before ongoing before resolved — and those told in the cluster's digest. Deterministic, so the
  * retry of a delivery makes the same split of what is left.
  */
-export function planNotices<T extends NoticeCandidate>(due: T[], max: number): { individual: T[]; digested: T[] } {
+export function planNotices<T extends NoticeCandidate>(
+  due: T[],
+  max: number | ((scope: string) => number),
+): { individual: T[]; digested: T[] } {
+  const maxOf = typeof max === 'number' ? () => max : max;
   const ordered = due
     .map((item, index) => ({ item, index }))
     .sort(
@@ -57,7 +61,7 @@ export function planNotices<T extends NoticeCandidate>(due: T[], max: number): {
   for (const { item } of ordered) {
     const scope = clusterScopeOf(item);
     const count = perCluster.get(scope) ?? 0;
-    if (count < max) {
+    if (count < maxOf(scope)) {
       individual.push(item);
       perCluster.set(scope, count + 1);
     } else digested.push(item);

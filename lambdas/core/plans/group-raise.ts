@@ -23,6 +23,8 @@ export interface GroupState {
 export interface RaisePlan {
   /** Undefined when nothing can be raised (the reason says why). */
   minSize?: number;
+  /** The recorded target is already in place: nothing left to do, and that is success. */
+  done?: boolean;
   /** Undefined when desired is left alone (the Cluster Autoscaler, or already high enough). */
   desiredSize?: number;
   reason?: string;
@@ -50,6 +52,29 @@ export function planRaise(group: GroupState, cap: number): RaisePlan {
   }
   if (group.clusterAutoscaler) return { minSize };
   return { minSize, desiredSize: group.desiredSize < minSize ? minSize : undefined };
+}
+
+/** The target a raise decided, kept before the change is made. */
+export interface RaiseTarget {
+  minSize: number;
+  desiredSize?: number;
+}
+
+export function isRaiseTarget(value: unknown): value is RaiseTarget {
+  return typeof value === 'object' && value !== null && Number.isInteger((value as RaiseTarget).minSize);
+}
+
+/**
+ * The rest of a raise whose target was recorded by an earlier attempt: nothing when live state has
+ * reached it (the change applied), else the same target again. Never more than recorded.
+ */
+export function resumeRaise(group: GroupState, recorded: RaiseTarget): RaisePlan {
+  if (group.minSize >= recorded.minSize) return { done: true, reason: 'the recorded target is in place' };
+  if (recorded.minSize > group.maxSize)
+    return { reason: `the group's maximum (${group.maxSize}) is now below the recorded target (${recorded.minSize})` };
+  const desiredSize =
+    recorded.desiredSize !== undefined && group.desiredSize < recorded.desiredSize ? recorded.desiredSize : undefined;
+  return { minSize: recorded.minSize, desiredSize };
 }
 
 /** The commands that make the raise, filled in. */
