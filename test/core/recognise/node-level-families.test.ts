@@ -4,7 +4,7 @@ import { rulesOf } from '../../helpers';
 /**
  * Issue 29, node-level half: the families of the node agents around Karpenter (kubelet, node lifecycle
  * controller, nodeadm, cloud-init, AL2 bootstrap.sh, Bottlerocket, VPC CNI, Cilium, Calico, EBS CSI),
- * each message written from its emitter's template (../shared/reference/node-and-scheduler-messages.jsonl
+ * each message written from its emitter's template (the shared node-and-scheduler message reference
  * names file and commit) and put in the envelopes it reaches us in. None is a line of the released file.
  */
 const journald = (ident: string, line: string) => `Feb 02 03:47:49 ip-10-0-1-2 ${ident}[1234]: ${line}`;
@@ -412,7 +412,7 @@ const families: ReadonlyArray<readonly [RuleId, readonly Case[]]> = [
 ];
 
 /**
- * Released real lines (../shared/reference/real-lines-train.jsonl) that the rule modules cannot carry as
+ * Released real lines (the shared real-lines-train set) that the rule modules cannot carry as
  * examples: the default subscription filter (15 characters under CloudWatch's limit) has no term for them,
  * so they are recognised when pasted or read from a file, not when subscribed.
  */

@@ -153,10 +153,6 @@ export default defineRule({
         source: 'https://github.com/aws/amazon-vpc-cni-k8s/issues/575 (real-lines-train train-244)',
       },
       {
-        line: 'Feb 19 07:57:30 localhost nodeadm[2015]: SDK 2026/02/19 07:57:30 DEBUG retrying request EC2/DescribeInstances, attempt 2',
-        source: 'https://github.com/awslabs/amazon-eks-ami/issues/2632 (real-lines-train train-242)',
-      },
-      {
         line: '2019/04/04 05:47:09 ip-10-0-10-245.ap-northeast-1.compute.internal kubelet[4454]: E0404 05:47:09.039972    4454 remote_runtime.go:96] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = Error response from daemon: Get https://602401143452.dkr.ecr.ap-northeast-1.amazonaws.com/v2/eks/pause-amd64/manifests/3.1: no basic auth credentials',
         source: 'https://github.com/kubernetes/kubernetes/issues/76125 (real-lines-train train-243)',
       },

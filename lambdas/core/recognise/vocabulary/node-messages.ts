@@ -35,7 +35,7 @@ const SCHEDULER =
   'kubernetes/kubernetes pkg/scheduler/framework/plugins (plugin failure reasons; not mirrorable, not re-read)';
 const EVICTION =
   'kubernetes/kubernetes pkg/kubelet/eviction/eviction_manager.go (EvictionThresholdMet; not mirrorable, not re-read)';
-/** Read for issue 29 (../shared/reference/node-and-scheduler-messages.jsonl, which names file and commit per line). */
+/** Read for issue 29 (the shared node-and-scheduler message reference, which names file and commit per line). */
 const KUBELET_131 = 'kubernetes/kubernetes@v1.31.0-alpha.2 (vendored in kubernetes/autoscaler@2244a049)';
 const VPC_CNI_HEAD = 'aws/amazon-vpc-cni-k8s@b5218838 (v1.23.1 release prep)';
 const CILIUM = 'cilium/cilium pkg/ipam (single files read without a tag)';
@@ -198,7 +198,7 @@ export const NODE_MESSAGES: readonly NodeMessage[] = [
     rule: 'node-not-ready',
     source: `${KUBELET} kubelet_node_status.go`,
   },
-  // Issue 29: node-level families, each template as ../shared/reference/node-and-scheduler-messages.jsonl records it
+  // Issue 29: node-level families, each template as the shared node-and-scheduler message reference records it
   {
     emitter: 'kubelet',
     message: 'PLEG is not healthy: pleg was last seen active 3m0.1s ago; threshold is 3m0s',
