@@ -35,3 +35,4 @@ export function analyzeSnapshot(
     pendingPods: snapshot.pods.length,
   };
 }
+export { pollChanges, type PollChanges } from './poll';
