@@ -1,10 +1,19 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { DescribeClusterCommand } from '@aws-sdk/client-eks';
+import type { Context } from 'aws-lambda';
+import type { FindingEnricher } from '../adapters/accounts';
+import { eksToken, readClusterSnapshot } from '../adapters/cluster-state';
 import { IncidentStore } from '../adapters/incident-store';
 import { enrichBudgetMs } from '../core/delivery-limits';
 import { scopeOfArn } from '../core/events';
 import { type Due, resolveIncident } from '../core/lifecycle';
 import { analyzeSnapshot, type ClusterSnapshot, pollChanges } from '../core/state';
 import type { SubscriptionDocument } from '../core/subscription-payload';
+import { type AwsClients, lazyAwsClients } from '../shared/aws-clients';
 import type { InvocationContext } from '../shared/invocation';
+import { observability } from '../shared/observability';
+import { analyzerSettings } from '../shared/settings';
 import { createEnricher, recordAndNotify } from './analyzer-aws';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 import { notifierOf } from './wiring';
@@ -111,3 +120,51 @@ const seenOf = (report: unknown): string[] =>
   typeof report === 'object' && report !== null && Array.isArray((report as { seen?: unknown }).seen)
     ? (report as { seen: unknown[] }).seen.filter((id): id is string => typeof id === 'string')
     : [];
+
+let warm: { logger: Logger; metrics: Metrics; clients: AwsClients } | undefined;
+let enricher: FindingEnricher | undefined;
+
+/**
+ * The cluster's API as EKS describes it, read with a token of this function's role (which the
+ * stack's access entry lets view the cluster).
+ */
+function clusterReader(clients: AwsClients): SnapshotReader {
+  return async (cluster) => {
+    const { cluster: described } = await clients.eks.send(new DescribeClusterCommand({ name: cluster }));
+    const url = described?.endpoint;
+    if (!url) throw new Error(`EKS describes no API endpoint for cluster ${cluster}`);
+    const region = await clients.eks.config.region();
+    const token = await eksToken(cluster, region, clients.eks.config.credentials);
+    const { snapshot, skipped } = await readClusterSnapshot(
+      { url, caData: described.certificateAuthority?.data },
+      token,
+    );
+    if (skipped.length) warm?.logger.info('Cluster state lists skipped', { cluster, skipped });
+    return snapshot;
+  };
+}
+
+/** The Lambda entry point, invoked by EventBridge Scheduler with `{"cluster": "…", "scheduledTime": "…"}`. */
+export async function handler(event: PollEvent, context: Context): Promise<PollResult> {
+  if (!warm) {
+    const { logger, metrics } = observability('poller');
+    warm = { logger, metrics, clients: lazyAwsClients() };
+  }
+  warm.logger.resetKeys();
+  warm.logger.addContext(context);
+  const deps: AnalyzerDeps = {
+    logger: warm.logger,
+    metrics: warm.metrics,
+    now: Date.now,
+    settings: analyzerSettings(),
+    clients: warm.clients,
+    get enricher(): FindingEnricher {
+      return (enricher ??= createEnricher(this));
+    },
+  };
+  try {
+    return await pollCluster(event, context, deps, clusterReader(warm.clients));
+  } finally {
+    deps.metrics.publishStoredMetrics();
+  }
+}
