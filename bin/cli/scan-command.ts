@@ -11,7 +11,7 @@ import {
   snapshotOf,
   type StateAnalysis,
 } from '../../lambdas/core/state';
-import { failsOn, type OutputFormat } from './analyze-command';
+import { enrich, failsOn, type OutputFormat } from './analyze-command';
 import type { Io } from './io';
 import { Kubectl, KubectlError, parseJson } from './kubectl';
 import { terminalStyle } from './style';
@@ -27,9 +27,6 @@ export interface ScanOptions {
   discoveryTag: string;
   systemNodegroup?: string;
 }
-
-/** Time the CLI gives the live AWS checks (as `analyze --enrich`). */
-const CLI_ENRICH_BUDGET_MS = 20_000;
 
 /**
  * What `scan` reads, each with kubectl on its own so that one missing kind is named alone.
@@ -88,7 +85,10 @@ export async function scan(options: ScanOptions, io: Io, now = Date.now()): Prom
     );
   const snapshot = snapshotOf(documents, now);
   const state = analyzeSnapshot(snapshot, { cluster: where.cluster });
-  const contexts = options.enrich && region ? await enrich(state, options, region) : new Map<string, FindingContext>();
+  const contexts =
+    options.enrich && region
+      ? await enrich(state.analysis.incidents, options, region)
+      : new Map<string, FindingContext>();
   const findings = state.analysis.incidents.map((incident) =>
     autoModeAdvice(buildFinding(incident, { region, context: contexts.get(incident.findingId) }), state.autoMode),
   );
@@ -112,22 +112,6 @@ function problemOf(what: string, error: KubectlError): { kind: 'missing' | 'forb
       message: `${what} is not served by this cluster: ${what.endsWith('.karpenter.sh') ? 'is Karpenter v1 (or EKS Auto Mode) installed?' : 'its CRD is not installed'}`,
     };
   return undefined;
-}
-
-async function enrich(
-  state: StateAnalysis,
-  options: ScanOptions,
-  region: string,
-): Promise<Map<string, FindingContext>> {
-  // A require, not an import: the AWS SDK is loaded (and, in the build, read from disk) only here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { enrichIncidents } = require('./enrich') as typeof import('./enrich');
-  return enrichIncidents(state.analysis.incidents, {
-    region,
-    discoveryTag: options.discoveryTag,
-    systemNodegroup: options.systemNodegroup,
-    budgetMs: CLI_ENRICH_BUDGET_MS,
-  });
 }
 
 function render(
