@@ -8,6 +8,7 @@ import {
 } from './defaults';
 import { clusterKeysUnique } from './cluster-key';
 import { filterPatternProblems } from './filter-pattern';
+import { pollAccountProblem, pollProblems } from './poll';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
 /**
@@ -66,6 +67,33 @@ export const parallelizationFactorSchema = z
   .min(1)
   .max(10, { error: "expected 1 to 10 (Lambda's range)" });
 
+const SUBNET_ID = /^subnet-[0-9a-f]{8,17}$/;
+const SECURITY_GROUP_ID = /^sg-[0-9a-f]{8,17}$/;
+
+/**
+ * Polling a cluster's own state (NodeClaims, NodePools, node classes, pending pods, events) through
+ * its Kubernetes API, for clusters whose logs are not shipped and EKS Auto Mode (docs/cluster-state.md).
+ */
+export const pollSchema = z
+  .strictObject({
+    /** Polled when the block is given; false keeps the block but stops polling. */
+    enabled: z.boolean().default(true),
+    intervalMinutes: z.number().int().min(1).max(1440).default(1),
+    /** `private`: the API endpoint is reachable only in the VPC, so the poller runs there. */
+    endpointAccess: z.enum(['public', 'private'], { error: 'expected "public" or "private"' }).default('public'),
+    subnetIds: z
+      .array(z.string().regex(SUBNET_ID, { error: 'expected a subnet id (subnet-…)' }))
+      .min(1)
+      .optional(),
+    securityGroupIds: z
+      .array(z.string().regex(SECURITY_GROUP_ID, { error: 'expected a security group id (sg-…)' }))
+      .min(1)
+      .optional(),
+  })
+  .superRefine((poll, context) => {
+    for (const [field, message] of pollProblems(poll)) context.addIssue({ code: 'custom', path: [field], message });
+  });
+
 export const clusterSchema = z
   .strictObject({
     name: z.string().regex(CLUSTER_NAME, {
@@ -90,8 +118,11 @@ export const clusterSchema = z
         value: z.string().min(1).max(256).optional(),
       })
       .optional(),
+    poll: pollSchema.optional(),
   })
   .superRefine((cluster, context) => {
+    const accountProblem = pollAccountProblem(cluster);
+    if (accountProblem) context.addIssue({ code: 'custom', path: ['poll'], message: accountProblem });
     if (cluster.filterPattern === undefined) return;
     for (const problem of filterPatternProblems(cluster.filterPattern)) {
       context.addIssue({

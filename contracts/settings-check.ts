@@ -1,4 +1,5 @@
 import { filterPatternProblems } from './filter-pattern';
+import { type PollPlacement, pollAccountProblem, pollProblems } from './poll';
 import { clusterKeysUnique } from './cluster-key';
 import { FUNCTION_SETTINGS_JSON_SCHEMA } from './settings-schema.generated';
 import type { FunctionSettings } from './settings';
@@ -75,8 +76,15 @@ export const KNOWN_KEYWORDS: ReadonlySet<string> = new Set([
  */
 export const REFINEMENTS: Readonly<Record<string, (value: never) => boolean>> = {
   '/properties/clusters': clusterKeysUnique,
-  '/properties/clusters/items': (cluster: { filterPattern?: string }) =>
-    cluster.filterPattern === undefined || filterPatternProblems(cluster.filterPattern).length === 0,
+  '/properties/clusters/items': (cluster: {
+    name: string;
+    account?: string;
+    filterPattern?: string;
+    poll?: PollPlacement;
+  }) =>
+    (cluster.filterPattern === undefined || filterPatternProblems(cluster.filterPattern).length === 0) &&
+    pollAccountProblem(cluster) === undefined,
+  '/properties/clusters/items/properties/poll': (poll: PollPlacement) => pollProblems(poll).length === 0,
 };
 
 const patterns = new Map<string, RegExp>();

@@ -56,6 +56,52 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
               "key"
             ],
             "additionalProperties": false
+          },
+          "poll": {
+            "type": "object",
+            "properties": {
+              "enabled": {
+                "default": true,
+                "type": "boolean"
+              },
+              "intervalMinutes": {
+                "default": 1,
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 1440
+              },
+              "endpointAccess": {
+                "default": "public",
+                "type": "string",
+                "enum": [
+                  "public",
+                  "private"
+                ]
+              },
+              "subnetIds": {
+                "minItems": 1,
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^subnet-[0-9a-f]{8,17}$"
+                }
+              },
+              "securityGroupIds": {
+                "minItems": 1,
+                "type": "array",
+                "items": {
+                  "type": "string",
+                  "pattern": "^sg-[0-9a-f]{8,17}$"
+                }
+              }
+            },
+            "required": [
+              "enabled",
+              "intervalMinutes",
+              "endpointAccess"
+            ],
+            "additionalProperties": false,
+            "refinement": "/properties/clusters/items/properties/poll"
           }
         },
         "required": [

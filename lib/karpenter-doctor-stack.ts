@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -6,6 +7,7 @@ import type { KarpenterDoctorConfig, OrganizationConfig } from '../contracts/con
 import { functionSettingsOf } from '../contracts/settings';
 import { AnalyzerFunction } from './constructs/analyzer-function';
 import { FindingsTopic } from './constructs/findings-topic';
+import { ClusterPoller } from './constructs/cluster-poller';
 import { HeadroomCheck } from './constructs/headroom-check';
 import { IncidentTable } from './constructs/incident-table';
 import type { FunctionWiring } from './constructs/lambda-function';
@@ -35,6 +37,8 @@ export class KarpenterDoctorStack extends Stack {
   public readonly operations: Operations;
   /** Undefined when `headroom.enabled` is false. */
   public readonly headroom?: HeadroomCheck;
+  /** One poller per cluster whose `poll` block is enabled, by cluster name. */
+  public readonly pollers = new Map<string, ClusterPoller>();
   /** Undefined while every remediation action is off. */
   public readonly remediation?: Remediation;
   /** The organisation's destination and stream; undefined without an `organization` section. */
@@ -67,6 +71,12 @@ export class KarpenterDoctorStack extends Stack {
     });
     if (config.headroom.enabled) {
       this.headroom = new HeadroomCheck(this, 'Headroom', { ...wiring, settings });
+    }
+    for (const cluster of config.clusters) {
+      if (!cluster.poll?.enabled) continue;
+      // The id follows the cluster name: reordering the clusters replaces no poller.
+      const id = `Poller${cluster.name.replace(/[^A-Za-z0-9]/g, '')}${createHash('sha256').update(cluster.name).digest('hex').slice(0, 6)}`;
+      this.pollers.set(cluster.name, new ClusterPoller(this, id, { ...wiring, settings, cluster }));
     }
     if (Object.values(config.remediation).some((action) => action.mode !== 'off')) {
       this.remediation = new Remediation(this, 'Remediation', { ...wiring, eventSource: EVENT_SOURCE, settings });

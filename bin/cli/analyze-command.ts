@@ -96,9 +96,10 @@ export function failsOn(findings: Finding[], threshold: Severity | undefined): b
   return findings.some((finding) => SEVERITIES.indexOf(finding.severity) <= limit);
 }
 
-async function enrich(
+/** Live AWS context for the incidents (`--enrich` of analyze and scan), from dist/enrich.js in the build. */
+export async function enrich(
   incidents: Incident[],
-  options: AnalyzeOptions,
+  options: Pick<AnalyzeOptions, 'discoveryTag' | 'systemNodegroup'>,
   region: string,
 ): Promise<Map<string, FindingContext>> {
   // A require, not an import: the AWS SDK is loaded (and, in the build, read from disk) only here.

@@ -6,6 +6,7 @@ import type { AnalyzeOptions } from './analyze-command';
 import { processIo, type Io } from './io';
 import type { RulesFormat } from './rules-command';
 import { InputError } from './text-input';
+import type { ScanOptions } from './scan-command';
 import type { WatchOptions } from './watch-command';
 
 export type { Io } from './io';
@@ -44,6 +45,7 @@ Examples:
   $ ${name} analyze karpenter.log.gz events.json
   $ kubectl logs -n kube-system deploy/karpenter -f | ${name} analyze --follow -
   $ ${name} watch --cluster prod
+  $ ${name} scan
 ${EXIT_CODES_HELP}`,
     );
 
@@ -117,6 +119,47 @@ ${EXIT_CODES_HELP}`,
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { watch } = require('./watch-command') as typeof import('./watch-command');
       exitCode = await watch(options, io);
+    });
+
+  program
+    .command('scan')
+    .description(
+      "Read the cluster's own state with kubectl (its current context): NodeClaims, NodePools, node classes, pending pods and events. Needs no logs; works on EKS Auto Mode.",
+    )
+    .option('-c, --cluster <name>', 'cluster name used in findings (default: from the kubectl context)')
+    .option('-r, --region <region>', 'AWS region used in commands (default: from an EKS context)')
+    .option('--context <context>', 'kubectl context to use (default: the current one)')
+    .addOption(
+      new Option('-f, --format <format>', 'output format')
+        .choices(['text', 'json', 'markdown', 'html'])
+        .default('text'),
+    )
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
+    )
+    .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
+    .option(
+      '--discovery-tag <key>',
+      'tag key that marks the Karpenter subnets (value: the cluster name)',
+      DEFAULT_DISCOVERY_TAG_KEY,
+    )
+    .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller')
+    .addHelpText(
+      'after',
+      `
+Runs: kubectl get nodeclaims, nodepools, ec2nodeclasses / nodeclasses.eks.amazonaws.com,
+pods -A --field-selector=status.phase=Pending, events -A, storageclasses (all -o json).
+
+Examples:
+  $ ${name} scan
+  $ ${name} scan --context prod-eu --format json --fail-on high
+  $ ${name} scan --enrich --region us-west-2
+${EXIT_CODES_HELP}`,
+    )
+    .action(async (options: ScanOptions) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { scan } = require('./scan-command') as typeof import('./scan-command');
+      exitCode = await scan(options, io);
     });
 
   program

@@ -82,6 +82,7 @@ const GROUPS: Record<string, ResourceDef[]> = {
     r('nodeclaims', 'NodeClaim', false, undefined, ['status']),
   ],
   'karpenter.k8s.aws/v1': [r('ec2nodeclasses', 'EC2NodeClass', false, ['ec2nc', 'ec2ncs'], ['status'])],
+  'eks.amazonaws.com/v1': [r('nodeclasses', 'NodeClass', false, undefined, ['status'])],
   'crd.k8s.amazonaws.com/v1alpha1': [r('eniconfigs', 'ENIConfig', false)],
 };
 
@@ -171,10 +172,10 @@ function resourceList(groupVersion: string): Record<string, unknown> {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion, resources };
 }
 
-function groupList(): Record<string, unknown> {
+function groupList(omit: ReadonlySet<string>): Record<string, unknown> {
   const groups = new Map<string, string[]>();
   for (const gv of Object.keys(GROUPS)) {
-    if (gv === 'v1') continue;
+    if (gv === 'v1' || omit.has(gv)) continue;
     const [group, version] = gv.split('/') as [string, string];
     groups.set(group, [...(groups.get(group) ?? []), version]);
   }
@@ -235,9 +236,13 @@ function handle(
   res: ServerResponse,
   requests: string[],
   deleted: Set<string>,
+  options: KubeStubOptions,
+  authorizations: string[],
 ): void {
   const url = new URL(req.url ?? '/', 'http://stub');
-  requests.push(`${req.method} ${url.pathname}`);
+  requests.push(`${req.method} ${url.pathname}${url.search}`);
+  authorizations.push(req.headers.authorization ?? '');
+  const omit = new Set(options.omit ?? []);
   const json = (status: number, value: unknown) => {
     res.writeHead(status, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(value));
@@ -246,7 +251,7 @@ function handle(
   if (path === '/version')
     return json(200, { major: '1', minor: '32', gitVersion: 'v1.32.0', platform: 'linux/amd64' });
   if (path === '/api') return json(200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
-  if (path === '/apis') return json(200, groupList());
+  if (path === '/apis') return json(200, groupList(omit));
   if (path === '/openapi/v3') return json(200, openApiIndex());
   if (path.startsWith('/openapi/v3/')) {
     const doc = openApiDocument(path.slice('/openapi/v3/'.length));
@@ -263,7 +268,8 @@ function handle(
   if (!match) return json(404, status(404, `no route for ${path}`));
   const groupVersion = (match[1] ?? match[2])!;
   const [namespace, resource, name, sub] = [match[3], match[4], match[5], match[6]];
-  if (!GROUPS[groupVersion]) return json(404, status(404, `group ${groupVersion} not served`));
+  if (!GROUPS[groupVersion] || omit.has(groupVersion))
+    return json(404, status(404, `the server could not find the requested resource`));
   if (!resource) return json(200, resourceList(groupVersion));
   const def = GROUPS[groupVersion]!.find((d) => d.name === resource);
   if (!def) return json(404, status(404, `the server could not find the requested resource (${resource})`));
@@ -278,6 +284,25 @@ function handle(
       metadata: { name, namespace, resourceVersion: '1' },
       spec: { replicas: 2 },
       status: { replicas: 2, selector: `app=${name}` },
+    });
+  }
+  const listed = options.lists?.[`${groupVersion}/${resource}`];
+  if (req.method === 'GET' && !name && options.forbidden?.includes(`${groupVersion}/${resource}`)) {
+    const group = groupVersion.includes('/') ? groupVersion.split('/')[0]! : '';
+    return json(403, {
+      ...status(
+        403,
+        `${resource}${group ? `.${group}` : ''} is forbidden: User "arn:aws:sts::123456789012:assumed-role/viewer/me" cannot list resource "${resource}" in API group "${group}" at the cluster scope`,
+      ),
+      reason: 'Forbidden',
+    });
+  }
+  if (req.method === 'GET' && !name && listed) {
+    return json(200, {
+      apiVersion: groupVersion,
+      kind: `${def.kind}List`,
+      metadata: { resourceVersion: '7' },
+      items: listed,
     });
   }
   if (req.method === 'GET' && !name) {
@@ -316,26 +341,39 @@ const status = (code: number, message: string) => ({
   code,
 });
 
+export interface KubeStubOptions {
+  /** The items a list of `groupVersion/resource` returns (`karpenter.sh/v1/nodeclaims`); others list one example. */
+  lists?: Record<string, unknown[]>;
+  /** Group versions not served, as a cluster without their CRDs. */
+  omit?: string[];
+  /** `groupVersion/resource` lists refused with 403 Forbidden, as RBAC refuses them. */
+  forbidden?: string[];
+}
+
 export interface KubeStub {
   url: string;
-  /** `METHOD path` of every request served, for tests of the stub itself. */
+  /** `METHOD path?query` of every request served, for tests of the stub itself. */
   requests: string[];
+  /** The Authorization header of every request ('' when none). */
+  authorizations: string[];
   close(): Promise<void>;
 }
 
-export async function startKubeStub(): Promise<KubeStub> {
+export async function startKubeStub(options: KubeStubOptions = {}): Promise<KubeStub> {
   const requests: string[] = [];
+  const authorizations: string[] = [];
   const deleted = new Set<string>();
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    req.on('end', () => handle(req, body, res, requests, deleted));
+    req.on('end', () => handle(req, body, res, requests, deleted, options, authorizations));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    authorizations,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
