@@ -1,5 +1,6 @@
 import type { Facts } from '../advice/facts';
 import { DOCS } from '../advice/docs-links';
+import { deniesLaunch, launchStatements } from '../advice/launch-permissions';
 import { shellArg } from '../advice/shell';
 import { type RemediationStep } from '../advice/types';
 import { anyOf, defineRule } from './types';
@@ -50,8 +51,11 @@ export default defineRule({
     ],
     refinesCapacityWrapper: true,
   },
+  // A denied launch action stops every scale-up of the cluster.
+  severity: (entities) => (deniesLaunch(entities.iamActions ?? []) ? 'critical' : 'high'),
   diagnose: (f) => {
     const actions = f.all('iamActions');
+    const launch = deniesLaunch(actions);
     const role = f.all('roles')[0];
     const roleArn = role ? shellArg(role) : '<karpenter-controller-role-arn>';
     const spotLinkedRole = f.all('errorCodes').some((code) => code.includes('ServiceLinkedRole'));
@@ -67,8 +71,9 @@ export default defineRule({
       },
       {
         title: 'Grant the action in the Karpenter controller policy',
-        detail:
-          'Compare the policy with the one published for your Karpenter version (getting-started CloudFormation template) and add what is missing.',
+        detail: launch
+          ? `Without these statements of Karpenter's published controller policy (getting-started CloudFormation template) nothing can launch. Add the missing one to the controller role's policy:\n${launchStatements(f.input.cluster, f.input.region)}`
+          : 'Compare the policy with the one published for your Karpenter version (getting-started CloudFormation template) and add what is missing.',
         commands: [],
       },
     ];
@@ -82,7 +87,7 @@ export default defineRule({
     return {
       diagnosis:
         `AWS denied Karpenter${actions.length ? ` ${f.list('iamActions')}` : ' an API call'}${role ? ` (role ${role})` : ''}` +
-        `${f.where('errorCodes', ':')}. Karpenter cannot launch, price or clean up instances without it.`,
+        `${f.where('errorCodes', ':')}. ${launch ? 'Karpenter cannot launch any node: nothing scales until the controller role allows it.' : 'Karpenter cannot launch, price or clean up instances without it.'}`,
       remediation: steps,
       docs: [DOCS.accessDenied, DOCS.karpenterTroubleshooting],
     };
