@@ -6,6 +6,7 @@ import { findingEventOf, type ArnScope } from '../core/events';
 import { buildFinding, type Finding } from '../core/finding';
 import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/lifecycle';
 import { snsNotificationOf } from '../core/render-notification';
+import { noticeOfDue } from '../core/notice/kind';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
 import { needsEnrichment } from './enrich';
@@ -137,7 +138,7 @@ export class Notifier {
       limit,
       async (built) => {
         try {
-          await this.publisher.publishNotification(snsNotificationOf(built.finding));
+          await this.publisher.publishNotification(snsNotificationOf(built.finding, noticeOf(built)));
           built.done.add('sns');
           outcome.notices++;
         } catch (error) {
@@ -187,7 +188,9 @@ export class Notifier {
 
     const pendingEvents = all.filter((b) => !b.notify.eventsDone);
     const put = await this.publisher.putEvents(
-      pendingEvents.map(({ finding }) => findingEventOf(finding, this.options.eventSource, this.options.scope)),
+      pendingEvents.map((built) =>
+        findingEventOf(built.finding, this.options.eventSource, this.options.scope, noticeOf(built)),
+      ),
     );
     const byId = new Map(all.map((b) => [b.finding.findingId, b]));
     for (const findingId of put.put) byId.get(findingId)?.done.add('events');
@@ -211,3 +214,6 @@ interface Built {
   /** Channels that went out in this call. */
   done: Set<Channel>;
 }
+
+const noticeOf = (built: { state: IncidentState; notify: PendingNotification }) =>
+  noticeOfDue(built.state, built.notify);

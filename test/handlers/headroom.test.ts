@@ -138,7 +138,7 @@ describe('headroom check', () => {
     const email = JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email as string;
     expect(email).toMatch(/^RESOLVED /);
     expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toBe(
-      '[karpenter-doctor] HIGH subnet-ip-headroom-low in prod (resolved)',
+      'RESOLVED prod: subnets low on IPs subnet-a',
     );
   });
 
