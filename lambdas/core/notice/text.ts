@@ -105,8 +105,21 @@ export function detailLines(detail: string, docs: string | undefined): string[] 
     );
 }
 
+/** A step's detail as prose paragraphs and multi-line blocks (YAML, JSON), in order, blocks line for line. */
+export function detailParts(detail: string): Array<{ kind: 'prose' | 'block'; text: string }> {
+  const parts: Array<{ kind: 'prose' | 'block'; text: string }> = [];
+  for (const line of detail.split('\n')) {
+    const kind = isBlockLine(line) ? 'block' : 'prose';
+    const last = parts.at(-1);
+    if (last && last.kind === kind && kind === 'block') last.text += `\n${line}`;
+    else if (line.trim()) parts.push({ kind, text: line });
+  }
+  return parts;
+}
+
 /** A line of a YAML or JSON block: indented, a `key:` line, a list item or a bracket. */
-const isBlockLine = (line: string): boolean => /^(\s+\S|[A-Za-z0-9_.-]+:(\s|$)|- |[[\]{}],?$|---$)/.test(line);
+const isBlockLine = (line: string): boolean =>
+  line.length <= 200 && !/\. [A-Z]/.test(line) && /^(\s+\S|[A-Za-z0-9_.-]+:(\s|$)|- |[[\]{}],?$|---$)/.test(line);
 
 function wrapProse(text: string, docs: string | undefined): string[] {
   const clean = sanitizeLine(text, 4000);

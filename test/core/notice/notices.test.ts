@@ -4,7 +4,8 @@ import { emptyContext } from '../../../lambdas/core/context';
 import type { Finding } from '../../../lambdas/core/finding';
 import { chatNotificationOf, emailTextOf, subjectOf } from '../../../lambdas/core/render-notification';
 import { isDisruptive, isReadOnly } from '../../../lambdas/core/notice/command-kind';
-import { FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lambdas/core/notice/text';
+import { detailParts, FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lambdas/core/notice/text';
+import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/render-report';
 import { SHORT_TITLES } from '../../../lambdas/core/notice/short-titles';
 import { placeOf } from '../../../lambdas/core/notice/place';
 import { ADVICE_CASES } from '../../support/advice-cases';
@@ -120,3 +121,32 @@ describe.each(cases)('the notices of %s', (_label, finding) => {
     expect(text.replace(/`[^`]*`/g, '')).not.toMatch(/\\[()]/);
   });
 });
+
+describe.each(
+  cases.filter(([, f]) => f.remediation.some((s) => detailParts(s.detail).some((p) => p.kind === 'block'))),
+)('the reports of %s', (_label, finding) => {
+  const report = { findings: [finding], records: 1, malformed: 0, inputs: [] };
+  const blocks = finding.remediation.flatMap((s) =>
+    detailParts(s.detail)
+      .filter((p) => p.kind === 'block')
+      .map((p) => p.text),
+  );
+
+  it('keeps every multi-line block as a code block with its line breaks in markdown', () => {
+    const markdown = renderMarkdown(report);
+    for (const block of blocks) {
+      const indented = block
+        .split('\n')
+        .map((line) => `   ${line}`)
+        .join('\n');
+      expect(markdown).toMatch(new RegExp(`\`\`\`(yaml|json)\\n${escapeRegExp(indented)}\\n   \`\`\``));
+    }
+  });
+
+  it('keeps every multi-line block in a pre element in HTML', () => {
+    const html = renderHtml(report);
+    for (const block of blocks) expect(html).toContain(`<pre class="block"><code>${esc(block)}</code></pre>`);
+  });
+});
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
