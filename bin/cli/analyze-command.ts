@@ -75,10 +75,15 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
   }
   const analysis = analyzer.finish();
   reportInputs(sources, read, stats, io);
+  // "No findings in 0 records" is not a clean bill: say that nothing was read, and fail a gate on it.
+  const nothingRead = analysis.stats.records === 0;
+  if (nothingRead) io.stderr('karpenter-doctor: nothing read: the inputs hold no log lines\n');
+  const exitOf = (findings: Finding[]): number =>
+    nothingRead && options.failOn ? 2 : failsOn(findings, options.failOn) ? 1 : 0;
   if (follow) {
     const findings = analysis.incidents.map((incident) => buildFinding(incident, { region }));
     io.stdout(follow.summary(findings, analysis, stats));
-    return failsOn(findings, options.failOn) ? 1 : 0;
+    return exitOf(findings);
   }
   const contexts =
     options.enrich && region ? await enrich(analysis.incidents, options, region) : new Map<string, FindingContext>();
@@ -86,7 +91,7 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
     buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
   );
   io.stdout(render(findings, analysis, stats, read, options.format, io));
-  return failsOn(findings, options.failOn) ? 1 : 0;
+  return exitOf(findings);
 }
 
 /** True when a finding is at least as severe as the threshold. */
