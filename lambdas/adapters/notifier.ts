@@ -172,7 +172,12 @@ export class Notifier {
           })),
           ...extra,
         ],
-        { account: clusterAccount ?? account, region, logGroup: untracked.logGroup },
+        {
+          account: clusterAccount ?? account,
+          region,
+          logGroup: untracked.logGroup,
+          ...startOf(members.map((m) => m.state.firstSeen)),
+        },
       );
       try {
         await this.publisher.publishNotification(digestNotificationOf(digest));
@@ -217,3 +222,9 @@ interface Built {
 
 const noticeOf = (built: { state: IncidentState; notify: PendingNotification }) =>
   noticeOfDue(built.state, built.notify);
+
+/** `--start-time` of the digest's command: a minute before the earliest first-seen line. */
+function startOf(firstSeen: Array<string | undefined>): { startTime?: number } {
+  const times = firstSeen.map((t) => (t ? Date.parse(t) : NaN)).filter(Number.isFinite);
+  return times.length ? { startTime: Math.min(...times) - 60_000 } : {};
+}
