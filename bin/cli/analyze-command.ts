@@ -7,6 +7,7 @@ import { emptyInputStats, type InputStats } from '../../lambdas/core/input';
 import { AFFECTED_KIND } from '../../lambdas/core/lifecycle';
 import { SEVERITIES, type Severity } from '../../lambdas/core/model';
 import { renderHtml, renderMarkdown } from '../../lambdas/core/render-report';
+import { sanitizeLine } from '../../lambdas/core/sanitize';
 import { PLAIN, renderFindingText, renderSummary, renderUnrecognised } from '../../lambdas/core/render-text';
 import type { Io } from './io';
 import { readSources, type InputRead } from './read-sources';
@@ -189,6 +190,8 @@ export function followPrinter(
   io: Io,
 ): FollowPrinter {
   let analyzer: StreamingAnalyzer | undefined;
+  /** The affected values last printed per incident, so an escalation prints only what is new. */
+  const told = new Map<string, string[]>();
   const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
   return {
     attach: (a) => void (analyzer = a),
@@ -200,11 +203,20 @@ export function followPrinter(
       if (!incident) return;
       const event = change.opened ? 'opened' : 'escalated';
       const finding = buildFinding(incident, { region, status: change.opened ? 'open' : 'ongoing' });
+      const now = finding.entities[affected!] ?? [];
+      const before = told.get(change.findingId) ?? [];
+      told.set(change.findingId, now);
       if (options.format === 'json') {
         io.stdout(`${JSON.stringify({ event, finding })}\n`);
+      } else if (escalated) {
+        // What changed, not the whole finding again: it was printed when it opened.
+        const added = now.filter((value) => !before.includes(value));
+        io.stdout(
+          `${style.dim(`── ${incident.lastSeen ?? 'now'} ESCALATED`)} ${style.severity(finding.severity, finding.severity.toUpperCase())} ${finding.title}\n` +
+            `  new      ${affected} ${sanitizeLine(added.join(', ') || now.join(', '), 400)} (now ${now.length})\n\n`,
+        );
       } else {
-        const what = escalated ? `escalated: ${affected} now ${finding.entities[affected!]?.join(', ')}` : 'opened';
-        io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} ${what}`)}\n${renderFindingText(finding, style)}\n\n`);
+        io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} opened`)}\n${renderFindingText(finding, style)}\n\n`);
       }
     },
     summary: (findings, analysis, stats) => {
