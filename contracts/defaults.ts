@@ -33,7 +33,10 @@ export const DEFAULT_KARPENTER_SOURCES = {
   eventExporters: { namespaces: [], containers: [] },
 } as const;
 
-/** `headroom` thresholds. */
+/**
+ * `headroom` thresholds. `minFreeIps` is capped at half of a subnet's usable addresses
+ * (lambdas/core/forecast.ts MAX_MINIMUM_SHARE), so a /28 is never low while it has room.
+ */
 export const DEFAULT_HEADROOM = { minFreeIps: 64, minFreePercent: 10, horizonHours: 6 } as const;
 
 /** `reservedConcurrency`: the analyzer's concurrent executions, which cap its Describe and publish fan-out. */

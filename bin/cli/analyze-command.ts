@@ -8,6 +8,7 @@ import { escalationKindOf } from '../../lambdas/core/incidents/lifecycle';
 import { SEVERITIES, type Severity } from '../../lambdas/core/model';
 import { renderHtml, renderMarkdown } from '../../lambdas/core/findings/render-report';
 import { PLAIN, renderFindingText, renderSummary, renderUnrecognised } from '../../lambdas/core/findings/render-text';
+import { sanitizeLine } from '../../lambdas/core/common/sanitize';
 import type { Io } from './io';
 import { readSources, type InputRead } from './read-sources';
 import { expandSources, type Source } from './sources';
@@ -75,10 +76,15 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
   }
   const analysis = analyzer.finish();
   reportInputs(sources, read, stats, io);
+  // "No findings in 0 records" is not a clean bill: say that nothing was read, and fail a gate on it.
+  const nothingRead = analysis.stats.records === 0;
+  if (nothingRead) io.stderr('karpenter-doctor: nothing read: the inputs hold no log lines\n');
+  const exitOf = (findings: Finding[]): number =>
+    nothingRead && options.failOn ? 2 : failsOn(findings, options.failOn) ? 1 : 0;
   if (follow) {
     const findings = analysis.incidents.map((incident) => buildFinding(incident, { region }));
     io.stdout(follow.summary(findings, analysis, stats));
-    return failsOn(findings, options.failOn) ? 1 : 0;
+    return exitOf(findings);
   }
   const contexts =
     options.enrich && region ? await enrich(analysis.incidents, options, region) : new Map<string, FindingContext>();
@@ -86,7 +92,7 @@ export async function analyze(inputs: string[], options: AnalyzeOptions, io: Io)
     buildFinding(incident, { region, context: contexts.get(incident.findingId) }),
   );
   io.stdout(render(findings, analysis, stats, read, options.format, io));
-  return failsOn(findings, options.failOn) ? 1 : 0;
+  return exitOf(findings);
 }
 
 /** True when a finding is at least as severe as the threshold. */
@@ -185,6 +191,8 @@ export function followPrinter(
   io: Io,
 ): FollowPrinter {
   let analyzer: StreamingAnalyzer | undefined;
+  /** The affected values last printed per incident, so an escalation prints only what is new. */
+  const told = new Map<string, string[]>();
   const style = io.isTty && !io.env.NO_COLOR ? terminalStyle : PLAIN;
   return {
     attach: (a) => void (analyzer = a),
@@ -196,11 +204,20 @@ export function followPrinter(
       if (!incident) return;
       const event = change.opened ? 'opened' : 'escalated';
       const finding = buildFinding(incident, { region, status: change.opened ? 'open' : 'ongoing' });
+      const now = finding.entities[affected!] ?? [];
+      const before = told.get(change.findingId) ?? [];
+      told.set(change.findingId, now);
       if (options.format === 'json') {
         io.stdout(`${JSON.stringify({ event, finding })}\n`);
+      } else if (escalated) {
+        // What changed, not the whole finding again: it was printed when it opened.
+        const added = now.filter((value) => !before.includes(value));
+        io.stdout(
+          `${style.dim(`── ${incident.lastSeen ?? 'now'} ESCALATED`)} ${style.severity(finding.severity, finding.severity.toUpperCase())} ${finding.title}\n` +
+            `  new      ${affected} ${sanitizeLine(added.join(', ') || now.join(', '), 400)} (now ${now.length})\n\n`,
+        );
       } else {
-        const what = escalated ? `escalated: ${affected} now ${finding.entities[affected!]?.join(', ')}` : 'opened';
-        io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} ${what}`)}\n${renderFindingText(finding, style)}\n\n`);
+        io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} opened`)}\n${renderFindingText(finding, style)}\n\n`);
       }
     },
     summary: (findings, analysis, stats) => {

@@ -21,7 +21,7 @@ const EXIT_CODES_HELP = `
 Exit codes:
   0  ran; no finding at or above --fail-on (or --fail-on not given)
   1  a finding at or above --fail-on
-  2  bad usage, or input that cannot be read (missing, binary, not valid gzip)
+  2  bad usage, unreadable input (missing, binary, bad gzip), or nothing read with --fail-on
   3  internal error of karpenter-doctor (please report it)`;
 
 /** Runs the CLI and returns its exit code; never calls process.exit, so it can be tested in-process. */

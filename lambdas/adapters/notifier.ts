@@ -14,6 +14,7 @@ import { findingEventOf, type ArnScope } from '../core/findings/bus-entries';
 import { buildFinding, type Finding } from '../core/findings/finding';
 import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/incidents/lifecycle';
 import { snsNotificationOf } from '../core/findings/render-notification';
+import { noticeOfDue } from '../core/notice/kind';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
 import { needsEnrichment } from './enrich';
@@ -148,7 +149,7 @@ export class Notifier {
       limit,
       async (built) => {
         try {
-          await this.publisher.publishNotification(snsNotificationOf(built.finding));
+          await this.publisher.publishNotification(snsNotificationOf(built.finding, noticeOf(built)));
           built.done.add('sns');
           outcome.notices++;
           windows.get(clusterScopeOf(built.state))!.notices++;
@@ -186,7 +187,12 @@ export class Notifier {
           })),
           ...extra,
         ],
-        { account: clusterAccount ?? account, region, logGroup: untracked.logGroup },
+        {
+          account: clusterAccount ?? account,
+          region,
+          logGroup: untracked.logGroup,
+          ...startOf(members.map((m) => m.state.firstSeen)),
+        },
       );
       try {
         await this.publisher.publishNotification(digestNotificationOf(digest));
@@ -204,7 +210,9 @@ export class Notifier {
 
     const pendingEvents = all.filter((b) => !b.notify.eventsDone);
     const put = await this.publisher.putEvents(
-      pendingEvents.map(({ finding }) => findingEventOf(finding, this.options.eventSource, this.options.scope)),
+      pendingEvents.map((built) =>
+        findingEventOf(built.finding, this.options.eventSource, this.options.scope, noticeOf(built)),
+      ),
     );
     const byId = new Map(all.map((b) => [b.finding.findingId, b]));
     for (const findingId of put.put) byId.get(findingId)?.done.add('events');
@@ -269,4 +277,13 @@ interface Built {
   finding: Finding;
   /** Channels that went out in this call. */
   done: Set<Channel>;
+}
+
+const noticeOf = (built: { state: IncidentState; notify: PendingNotification }) =>
+  noticeOfDue(built.state, built.notify);
+
+/** `--start-time` of the digest's command: a minute before the earliest first-seen line. */
+function startOf(firstSeen: Array<string | undefined>): { startTime?: number } {
+  const times = firstSeen.map((t) => (t ? Date.parse(t) : NaN)).filter(Number.isFinite);
+  return times.length ? { startTime: Math.min(...times) - 60_000 } : {};
 }

@@ -23,7 +23,9 @@ import {
   type GroupState,
   type RaiseTarget,
 } from '../core/plans/group-raise';
-import { eniConfigYaml, quotaTarget, subnetPlanCommands, type RemediationReport } from '../core/plans/remediation-plan';
+import { eniConfigYaml, quotaTarget, type RemediationReport } from '../core/plans/remediation-plan';
+import { customNetworkingSteps, newSubnetId, nodeSubnetSteps } from '../core/plans/subnet-plan';
+import { quotaFollowup, raiseFollowup } from '../core/plans/apply-followup';
 import type { RemediationConfig } from '../../contracts/config';
 import { OPT_IN_TAG } from '../../contracts/names';
 import type { ActionId, RemediationMode } from '../../contracts/remediation';
@@ -199,7 +201,10 @@ export class Remediator {
         }),
       );
       const update = response.update?.id ?? 'submitted';
-      return report(finding, action, mode, 'applied', `raised ${raise} (EKS update ${update}).${autoscaler}`, details);
+      return report(finding, action, mode, 'applied', `raised ${raise} (EKS update ${update}).${autoscaler}`, {
+        ...details,
+        ...raiseFollowup(group, plan, finding.region, response.update?.id),
+      });
     }
     await this.clients.autoScaling.send(
       new UpdateAutoScalingGroupCommand({
@@ -208,7 +213,10 @@ export class Remediator {
         DesiredCapacity: plan.desiredSize,
       }),
     );
-    return report(finding, action, mode, 'applied', `raised ${raise}.${autoscaler}`, details);
+    return report(finding, action, mode, 'applied', `raised ${raise}.${autoscaler}`, {
+      ...details,
+      ...raiseFollowup(group, plan, finding.region),
+    });
   }
 
   private async managedGroup(cluster: string, name: string): Promise<GroupState> {
@@ -306,7 +314,10 @@ export class Remediator {
       new RequestServiceQuotaIncreaseCommand({ ServiceCode: 'ec2', QuotaCode: code, DesiredValue: desired }),
     );
     const request = `request ${RequestedQuota?.Id ?? 'submitted'}, ${RequestedQuota?.Status ?? 'PENDING'}`;
-    return report(finding, action, mode, 'applied', `asked to raise ${raise} (${request})`, details);
+    return report(finding, action, mode, 'applied', `asked to raise ${raise} (${request})`, {
+      ...details,
+      ...quotaFollowup(RequestedQuota?.Id, code, finding.region),
+    });
   }
 
   /** Plan only, whatever the mode: no role of the stack may associate a VPC CIDR. */
@@ -349,18 +360,32 @@ export class Remediator {
     }
     const clusterSg = await this.clusterSecurityGroup(finding.cluster);
     const eniConfigs = eniConfigYaml(
-      plan.subnets.map((s) => ({ availabilityZone: s.availabilityZone, subnetId: `<subnet-id-of-${s.cidr}>` })),
+      plan.subnets.map((s) => ({ availabilityZone: s.availabilityZone, subnetId: newSubnetId(s.cidr) })),
       [clusterSg ?? '<cluster-security-group-id>'],
     );
     const usable = plan.subnets[0]?.usableIps ?? 0;
-    const summary = `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} subnet(s) of ${usable} usable IPs each (one per zone); never applied automatically`;
+    const summary = `plan: associate ${plan.candidates[0]} with VPC ${vpcId} and add ${plan.subnets.length} node subnet(s) of ${usable} usable IPs each (one per zone), routed like the old ones, tagged for Karpenter last; never applied automatically`;
+    const nodeSubnetOfZone = Object.fromEntries(
+      (Subnets ?? [])
+        .filter((s) => s.VpcId === vpcId && s.AvailabilityZone && s.SubnetId)
+        .map((s) => [s.AvailabilityZone!, s.SubnetId!]),
+    );
+    const input = {
+      plan,
+      discoveryTag: { key: settings.discoveryTagKey, value: settings.discoveryTagValue },
+      region: finding.region,
+      nodeSubnetOfZone,
+    };
+    const steps = nodeSubnetSteps(input);
     return report(finding, action, 'dry-run', 'planned', summary, {
       target,
-      commands: subnetPlanCommands(
-        plan,
-        { key: settings.discoveryTagKey, value: settings.discoveryTagValue },
-        finding.region,
-      ),
+      commands: steps.map((step) => step.command),
+      steps,
+      alternative: {
+        summary:
+          'keep nodes where they are and put only pod IPs in the new subnets (VPC CNI custom networking); the subnets are then not tagged for Karpenter.',
+        steps: customNetworkingSteps(input),
+      },
       plan: { ...plan, eniConfigs },
     });
   }
@@ -386,7 +411,12 @@ function report(
   mode: RemediationMode,
   outcome: RemediationReport['outcome'],
   summary: string,
-  details: Partial<Pick<RemediationReport, 'target' | 'before' | 'after' | 'commands' | 'plan'>> = {},
+  details: Partial<
+    Pick<
+      RemediationReport,
+      'target' | 'before' | 'after' | 'commands' | 'steps' | 'alternative' | 'verify' | 'undo' | 'plan'
+    >
+  > = {},
 ): RemediationReport {
   return {
     schemaVersion: '1',

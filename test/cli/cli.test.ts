@@ -69,6 +69,15 @@ describe('karpenter-doctor analyze', () => {
     expect(failing.stdout).toContain('subnet-or-security-group-not-found');
   });
 
+  it.each([
+    ['without --fail-on: exit 0', [], 0],
+    ['with --fail-on: exit 2, nothing read is no pass', ['--fail-on', 'critical'], 2],
+  ])('says on stderr that an empty input held nothing, %s', async (_name, flags, code) => {
+    const result = await run(['analyze', ...flags, '-'], { readStdin: () => '' });
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain('karpenter-doctor: nothing read: the inputs hold no log lines');
+  });
+
   it('exits 2 with a clear message for unreadable input', async () => {
     const { code, stderr } = await run(['analyze', 'examples/does-not-exist.log']);
     expect(code).toBe(2);

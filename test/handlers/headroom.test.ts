@@ -122,7 +122,9 @@ describe('headroom check', () => {
     });
 
     const [finding] = published();
-    expect(finding?.evidence[0]?.message).toMatch(/falling 144 an hour, out in about 1\.\d h \[runs-out-soon\]/);
+    expect(finding?.evidence[0]?.message).toMatch(
+      /falling 144 an hour, out in about 1\.\d h: runs out within 6 h at this trend/,
+    );
     expect(finding?.context.subnets?.find((s) => s.subnetId === 'subnet-a')?.hoursToExhaustion).toBeLessThan(6);
   });
 
@@ -138,7 +140,7 @@ describe('headroom check', () => {
     const email = JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email as string;
     expect(email).toMatch(/^RESOLVED /);
     expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toBe(
-      '[karpenter-doctor] HIGH subnet-ip-headroom-low in prod (resolved)',
+      'RESOLVED prod: subnets low on IPs subnet-a',
     );
   });
 
@@ -232,7 +234,7 @@ describe('headroom check', () => {
     expect(await storedHistory('subnet-a')).toEqual(before);
     expect(await storedHistory('subnet-b')).toHaveLength(7);
     expect(published().map((f) => f.evidence[0]?.message)).toEqual([
-      'subnet-a (eu-west-1a): 40 of 251 IPs free [below-minimum]',
+      'subnet-a (eu-west-1a): 40 of 251 IPs free: under the minimum of 64 free',
     ]);
 
     await runs(1, 40, shared);

@@ -180,7 +180,25 @@ describe('remediator: raise-system-nodegroup', () => {
       clientRequestToken: `${idOf('karpenter-controller-unschedulable')}-raise`,
     });
     expect(autoScaling).not.toHaveReceivedCommand(UpdateAutoScalingGroupCommand);
-    expect(reportsPublished()[0]).toMatchObject({ outcome: 'applied' });
+    expect(reportsPublished()[0]).toMatchObject({
+      outcome: 'applied',
+      verify: [
+        'aws eks describe-update --name prod --nodegroup-name system --update-id upd-1 --region eu-west-1',
+        'aws eks describe-nodegroup --cluster-name prod --nodegroup-name system --query nodegroup.scalingConfig --region eu-west-1',
+      ],
+      undo: [
+        'aws eks update-nodegroup-config --cluster-name prod --nodegroup-name system --scaling-config minSize=1,maxSize=3 --region eu-west-1',
+      ],
+    });
+    // The applied command is told as done, never offered to run again.
+    const email = JSON.parse(sns.commandCalls(PublishCommand)[0]!.args[0].input.Message!).email as string;
+    expect(email).not.toContain(
+      '$ aws eks update-nodegroup-config --cluster-name prod --nodegroup-name system --scaling-config minSize=2',
+    );
+    expect(email).toContain(
+      '$ aws eks update-nodegroup-config --cluster-name prod --nodegroup-name system --scaling-config minSize=1,maxSize=3',
+    );
+    expect(email).toMatch(/verify +\$ aws eks describe-update/);
   });
 
   it('completes, never repeats, a raise whose update applied but timed out (the EventBridge retry)', async () => {
@@ -628,10 +646,39 @@ describe('remediator: plan-subnet-capacity', () => {
     expect(report?.commands[0]).toBe(
       'aws ec2 associate-vpc-cidr-block --vpc-id vpc-1 --cidr-block 100.65.0.0/16 --region eu-west-1',
     );
-    expect(report?.commands[1]).toContain("Tags=[{Key=example.com/karpenter,Value=prod-subnets}]'");
+    // One route-table association per new subnet, from the node subnet of its zone; the discovery tag last.
+    expect(report?.steps?.map((s) => `${s.changes ? 'change' : 'read'} ${s.command.split(' --')[0]}`)).toEqual([
+      'change aws ec2 associate-vpc-cidr-block',
+      'change aws ec2 create-subnet',
+      'change aws ec2 create-subnet',
+      'read aws ec2 describe-route-tables',
+      'change aws ec2 associate-route-table',
+      'read aws ec2 describe-route-tables',
+      'change aws ec2 associate-route-table',
+      'change aws ec2 create-tags',
+      'change aws ec2 create-tags',
+    ]);
+    expect(report?.commands.filter((c) => c.includes('karpenter'))).toEqual([
+      "aws ec2 create-tags --resources <subnet-id-of-100.65.0.0-17> --tags 'Key=example.com/karpenter,Value=prod-subnets' --region eu-west-1",
+      "aws ec2 create-tags --resources <subnet-id-of-100.65.128.0-17> --tags 'Key=example.com/karpenter,Value=prod-subnets' --region eu-west-1",
+    ]);
+    expect(report?.commands[3]).toContain('Name=association.subnet-id,Values=subnet-a ');
+    expect(report?.commands[5]).toContain('Name=association.subnet-id,Values=subnet-b ');
+    // Custom networking is the alternative, never mixed into the node-subnet steps.
+    expect(report?.commands.some((c) => c.includes('aws-node') || c.includes('eniconfig'))).toBe(false);
+    expect(report?.alternative?.steps.map((s) => s.command)).toEqual(
+      expect.arrayContaining(['kubectl apply -f eniconfigs.yaml']),
+    );
+    expect(report?.alternative?.steps.some((s) => s.command.includes('create-tags'))).toBe(false);
     expect(report?.plan?.eniConfigs).toContain('name: eu-west-1a');
     expect(report?.plan?.eniConfigs).toContain('- sg-0cluster');
-    const email = JSON.parse(sns.commandCalls(PublishCommand)[0]!.args[0].input.Message!).email as string;
+    const published = JSON.parse(sns.commandCalls(PublishCommand)[0]!.args[0].input.Message!);
+    const email = published.email as string;
     expect(email).toContain('kind: ENIConfig');
+    expect(email.indexOf('Alternative, instead of the steps above')).toBeLessThan(email.indexOf('kind: ENIConfig'));
+    expect(email).toContain('[read-only] Find the route table with the NAT route of eu-west-1a (that of subnet-a)');
+    // Every step in chat, none cut.
+    const chat = JSON.parse(published.https);
+    expect(chat.content.nextSteps).toHaveLength(9);
   });
 });

@@ -29,7 +29,8 @@ const KINDS: Record<string, WorkloadKind> = {
 
 /**
  * The workload of a `namespace/kind/name` entity (kinds from the pod name: `deployment`,
- * `statefulset`, or `workload` for `<name>-<5 chars>`, which is a DaemonSet or a Job), refined by an
+ * `statefulset`, or `workload` for `<name>-<5 chars>`, which is a DaemonSet or a Job; `statefulset`
+ * is left unknown, as any pod named `<name>-<n>` looks like one), refined by an
  * owner kind when the record names one (an event on a Job, a ReplicaSet). A Job created by a
  * CronJob (`<cronjob>-<minutes>`) is attributed to the CronJob: changing the Job changes one run.
  */
@@ -39,7 +40,9 @@ export function resolveWorkload(entity: string, options: { ownerKind?: string; p
   // A ReplicaSet owner is named `<deployment>-<pod-template-hash>`.
   const name = options.ownerKind?.toLowerCase() === 'replicaset' ? (REPLICASET.exec(owned)?.[1] ?? owned) : owned;
   const owner = options.ownerKind ? KINDS[options.ownerKind.toLowerCase()] : undefined;
-  const kind = owner ?? (rawKind in KINDS ? KINDS[rawKind] : undefined);
+  // `<name>-<ordinal>` is only a guess at a StatefulSet (Spark names executors `spark-exec-1`): a kind
+  // read from a pod name is trusted only for a Deployment's pod-template-hash form.
+  const kind = owner ?? (rawKind in KINDS && rawKind !== 'statefulset' ? KINDS[rawKind] : undefined);
   const pod = options.pod;
   if (kind === 'job' || kind === undefined) {
     const cron = CRONJOB_JOB.exec(name);

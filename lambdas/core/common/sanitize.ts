@@ -63,6 +63,23 @@ export function codeSafe(text: string, max: number): string {
   return neutraliseLinks(sanitizeLine(text, max).replace(/`/g, "'"));
 }
 
+/**
+ * Prose for chat markdown: only the characters that start markup are escaped (a bracket pair makes a
+ * link, so `(` `)` need no escape and show no backslash), and mentions and links are neutralised.
+ */
+export function chatText(text: string): string {
+  return neutraliseLinks(sanitizeLine(text, Number.MAX_SAFE_INTEGER).replace(/[\\`*_[\]|~]/g, '\\$&'));
+}
+
+/**
+ * A command for a chat code span: control characters removed, a backtick (which would end the span)
+ * made a quote, nothing inserted: chat clients resolve no mention or link inside code, and an
+ * invisible character there would break the command when pasted.
+ */
+export function chatCode(text: string): string {
+  return sanitizeLine(text, Number.MAX_SAFE_INTEGER).replace(/`/g, "'");
+}
+
 /** A word joiner after `@`, `<` and `:` stops mentions (`@here`, `<!channel>`, `<@U1>`) and autolinks. */
 const neutraliseLinks = (text: string): string =>
   text.replace(/@/g, '@\u2060').replace(/</g, '<\u2060').replace(/:\/\//g, ':\u2060//');

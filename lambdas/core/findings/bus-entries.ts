@@ -18,12 +18,19 @@ export interface ArnScope {
 }
 
 /** The EventBridge entry of a finding: `detail` is the finding document itself. */
-export function findingEventOf(finding: Finding, source: string, scope: ArnScope | undefined): EventEntry {
+export function findingEventOf(
+  finding: Finding,
+  source: string,
+  scope: ArnScope | undefined,
+  /** Why this event goes out: an escalation carries `reason: escalation` and what changed. */
+  notice?: { kind: string; generation?: number; changed?: string },
+): EventEntry {
+  const escalation = notice?.kind === 'escalated' ? { reason: 'escalation', changed: notice.changed ?? '' } : {};
   return {
     findingId: finding.findingId,
     source,
     detailType: finding.status === 'resolved' ? DETAIL_TYPES.resolved : DETAIL_TYPES.finding,
-    detail: JSON.stringify(finding),
+    detail: JSON.stringify({ ...finding, ...escalation }),
     resources: scope ? resourceArnsOf(finding, scope) : [],
   };
 }

@@ -1,6 +1,9 @@
 import type { Finding } from './finding';
-import { renderFindingText } from './render-text';
-import { asciiOnly, codeSafe, escapeMarkdown, truncate } from '../common/sanitize';
+import { sanitizeLine, truncate } from '../common/sanitize';
+import { chatOf, resolvedFacts, type NoticeOf } from '../notice/chat';
+import { noticeSubject } from '../notice/subject';
+import { noticeText } from '../notice/text';
+export type { NoticeOf } from '../notice/chat';
 
 /** SNS accepts at most 262,144 bytes; the margin covers the attributes and the Subject. */
 export const MAX_SNS_MESSAGE_BYTES = 256 * 1024 - 4 * 1024;
@@ -19,34 +22,38 @@ export interface SnsNotification {
 }
 
 /**
- * The email Subject, built only from enums and ids (never from log text), printable ASCII, ≤ 99 chars:
- * `[karpenter-doctor] CRITICAL subnet-ip-exhaustion in prod (open)`.
+ * The email Subject, built only from enums, ids and the places the finding names, printable ASCII,
+ * at most 60 characters (what a phone shows): `CRITICAL prod: subnets out of IPs eu-west-1a 0/11 IPs free`.
  */
-export function subjectOf(finding: Finding): string {
-  return asciiOnly(
-    `[karpenter-doctor] ${finding.severity.toUpperCase()} ${finding.rule} in ${finding.cluster} (${finding.status})`,
-    MAX_SUBJECT_CHARS,
-  );
+export function subjectOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
+  return noticeSubject(finding, notice.kind);
 }
 
-/** Plain-text email body: the on-call report, then where the finding came from. */
-export function emailTextOf(finding: Finding): string {
-  if (finding.status === 'resolved') return resolvedTextOf(finding);
+/** A finding's status as a notice kind, when the caller does not say why it goes out. */
+const defaultNotice = (finding: Finding): NoticeOf => ({ kind: finding.status === 'resolved' ? 'resolved' : 'new' });
+
+/** Plain-text email body: the first screen, the fix step by step, then where the finding came from. */
+export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
+  if (notice.kind === 'resolved') return resolvedTextOf(finding);
+  const header =
+    notice.kind === 'escalated' ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`] : [];
   return [
-    renderFindingText(finding),
+    noticeText(finding, undefined, header),
     '',
     `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,
     'Sent by karpenter-doctor. Log excerpts are quoted as received, with control characters removed.',
   ].join('\n');
 }
 
-/** The short notice that an incident has gone quiet: what it was, how long, how often. */
+/** The short notice that an incident has gone quiet: what it was, the subnets now, how long, how often. */
 export function resolvedTextOf(finding: Finding): string {
   const span = finding.firstSeen && finding.lastSeen ? `${finding.firstSeen} → ${finding.lastSeen}` : 'unknown';
+  const now = resolvedFacts(finding);
   return [
-    `RESOLVED ${finding.title}  [${finding.rule}]`,
-    `  cluster    ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
-    `  lasted     ${durationOf(finding.firstSeen, finding.lastSeen)}, then nothing more was seen for the resolve window`,
+    `RESOLVED ${finding.title}`,
+    `  cluster  ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
+    `  lasted   ${durationOf(finding.firstSeen, finding.lastSeen)}, then nothing more was seen for the resolve window`,
+    ...now.map((line, i) => `${i === 0 ? '  now      ' : '           '}${line}`),
     '',
     `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,
     'Sent by karpenter-doctor. A new occurrence opens a new incident.',
@@ -64,82 +71,37 @@ export function durationOf(from: string | null, to: string | null): string {
 }
 
 /** A chat custom notification (Amazon Q Developer in chat applications schema), threaded by finding id. */
-export function chatNotificationOf(finding: Finding): Record<string, unknown> {
-  if (finding.status === 'resolved') {
-    return {
-      version: '1.0',
-      source: 'custom',
-      id: `${finding.findingId}-resolved`,
-      content: {
-        textType: 'client-markdown',
-        title: `[RESOLVED] ${escapeMarkdown(finding.title)} (${finding.cluster})`,
-        description: `Quiet since ${finding.lastSeen ?? 'unknown'}: ${finding.occurrences} occurrences over ${durationOf(finding.firstSeen, finding.lastSeen)}.`,
-        keywords: [finding.rule, finding.severity, finding.cluster, finding.status],
-      },
-      metadata: {
-        threadId: finding.findingId,
-        summary: `RESOLVED ${finding.rule} in ${finding.cluster}`,
-        eventType: finding.rule,
-      },
-    };
-  }
-  const evidence = finding.evidence[0];
-  const description = [
-    escapeMarkdown(truncate(finding.diagnosis, 600)),
-    evidence ? `\n\`\`\`\n${codeSafe(evidence.message, 300)}\n\`\`\`` : '',
-  ].join('');
-  return {
-    version: '1.0',
-    source: 'custom',
-    id: finding.findingId,
-    content: {
-      textType: 'client-markdown',
-      title: `${severityMark(finding.severity)} ${escapeMarkdown(finding.title)} (${finding.cluster})`,
-      description,
-      // Commands go in code spans, so they stay copy-pasteable instead of markdown-escaped.
-      nextSteps: finding.remediation.slice(0, 3).map((step) => {
-        const command = step.commands[0];
-        return command ? `${escapeMarkdown(step.title)}: \`${codeSafe(command, 400)}\`` : escapeMarkdown(step.title);
-      }),
-      keywords: [finding.rule, finding.severity, finding.cluster, finding.status],
-    },
-    metadata: {
-      threadId: finding.findingId,
-      summary: `${finding.severity.toUpperCase()} ${finding.rule} in ${finding.cluster}`,
-      eventType: finding.rule,
-      additionalContext: {
-        occurrences: String(finding.occurrences),
-        firstSeen: finding.firstSeen ?? '',
-        lastSeen: finding.lastSeen ?? '',
-      },
-    },
-  };
+export function chatNotificationOf(
+  finding: Finding,
+  notice: NoticeOf = defaultNotice(finding),
+): Record<string, unknown> {
+  return chatOf(finding, notice);
 }
 
 /**
  * The SNS publish of a finding. If the message would pass the SNS size limit, evidence and entity
  * lists are cut down first, then the diagnosis text: the finding is never dropped for its size.
  */
-export function snsNotificationOf(finding: Finding): SnsNotification {
+export function snsNotificationOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): SnsNotification {
   let current = finding;
-  let message = structured(current);
+  let message = structured(current, notice);
   for (const shrink of SHRINK_STEPS) {
     if (Buffer.byteLength(message, 'utf8') <= MAX_SNS_MESSAGE_BYTES) break;
     current = shrink(current);
-    message = structured(current);
+    message = structured(current, notice);
   }
   return {
-    subject: subjectOf(finding),
+    subject: subjectOf(finding, notice),
     message,
     attributes: { rule: finding.rule, severity: finding.severity, cluster: finding.cluster, status: finding.status },
   };
 }
 
-function structured(finding: Finding): string {
+function structured(finding: Finding, notice: NoticeOf): string {
   return JSON.stringify({
     default: JSON.stringify(finding),
-    email: emailTextOf(finding),
-    https: JSON.stringify(chatNotificationOf(finding)),
+    email: emailTextOf(finding, notice),
+    https: JSON.stringify(chatNotificationOf(finding, notice)),
   });
 }
 
@@ -160,6 +122,3 @@ const SHRINK_STEPS: ReadonlyArray<(finding: Finding) => Finding> = [
     remediation: f.remediation.map((s) => ({ ...s, detail: truncate(s.detail, 500) })),
   }),
 ];
-
-const severityMark = (severity: Finding['severity']): string =>
-  ({ critical: '[CRITICAL]', high: '[HIGH]', medium: '[MEDIUM]', low: '[LOW]' })[severity];

@@ -1,6 +1,7 @@
 import type { Finding } from './finding';
 import { SEVERITIES, type Severity } from '../model';
-import { sanitizeLine } from '../common/sanitize';
+import { sanitizeLine, truncate } from '../common/sanitize';
+import { detailParts, stepKind, stepTitle } from '../notice/text';
 
 /** What a report shows: the findings of one analysis and what it read. */
 export interface Report {
@@ -44,9 +45,15 @@ export function renderMarkdown(report: Report): string {
     for (const [name, values] of whereOf(f)) out.push(`- **${name}:** ${values.map(mdCode).join(', ')}`);
     out.push('', `**Why.** ${md(clean(f.diagnosis, 2000))}`, '', '**Fix.**', '');
     f.remediation.forEach((step, index) => {
-      out.push(
-        `${index + 1}. **${md(step.title)}**${step.action ? ` (action ${mdCode(step.action)})` : ''}: ${md(step.detail)}`,
-      );
+      const kind = stepKind(step);
+      const [first, ...rest] = detailParts(step.detail);
+      const lead = first?.kind === 'prose' ? `: ${md(clean(first.text, 2000))}` : '';
+      out.push(`${index + 1}. ${kind ? `[${kind}] ` : ''}**${md(stepTitle(step))}**${lead}`);
+      // YAML and JSON blocks stay blocks, line for line: flattened, the pasted fix is invalid.
+      for (const part of first?.kind === 'prose' ? rest : [first!, ...rest].filter(Boolean)) {
+        if (part.kind === 'block') out.push('', ...fenced(cleanBlock(part.text), blockLanguage(part.text), '   '), '');
+        else out.push('', `   ${md(clean(part.text, 2000))}`);
+      }
       if (step.commands.length) out.push('', ...fenced(step.commands.join('\n'), 'sh', '   '), '');
     });
     if (f.evidence.length) {
@@ -179,12 +186,19 @@ function findingSection(f: Finding): string {
     )
     .join('');
   const steps = f.remediation
-    .map(
-      (step) =>
-        `<li><strong>${esc(step.title)}</strong>${step.action ? ` <span class="action">action: ${esc(step.action)}</span>` : ''}<p>${esc(step.detail)}</p>${
-          step.commands.length ? `<pre><code>${step.commands.map((c) => `$ ${esc(c)}`).join('\n')}</code></pre>` : ''
-        }</li>`,
-    )
+    .map((step) => {
+      const kind = stepKind(step);
+      const detail = detailParts(step.detail)
+        .map((part) =>
+          part.kind === 'block'
+            ? `<pre class="block"><code>${esc(cleanBlock(part.text))}</code></pre>`
+            : `<p>${esc(clean(part.text, 2000))}</p>`,
+        )
+        .join('');
+      return `<li>${kind ? `<span class="kind">${kind}</span> ` : ''}<strong>${esc(stepTitle(step))}</strong>${detail}${
+        step.commands.length ? `<pre><code>${step.commands.map((c) => `$ ${esc(c)}`).join('\n')}</code></pre>` : ''
+      }</li>`;
+    })
     .join('');
   const evidence = f.evidence
     .map((e) => {
@@ -244,6 +258,8 @@ pre.evidence{background:#f1f5f9;color:#334155}.at{color:#64748b}
 ol{padding-left:20px}li p{margin:2px 0 6px;font-size:13px;color:#475569}.action{font-size:12px;color:#64748b}
 .unrecognised table{border-collapse:collapse;font-size:12px}.unrecognised td{padding:2px 8px;vertical-align:top}.count{text-align:right;color:#64748b}
 .docs{font-size:12px}.docs a{color:#2563eb}.none{color:#475569}
+.kind{font-size:11px;color:#475569;border:1px solid #cbd5e1;border-radius:3px;padding:0 4px}pre.block{white-space:pre;word-break:normal}
+@media (max-width:640px){body{padding:8px}section{padding:12px}.timeline .row{flex-direction:column;align-items:stretch}.timeline .rule{width:auto;margin-bottom:2px}.track{width:100%}.axis{margin-left:0;flex-direction:column}dl{grid-template-columns:1fr}}
 `;
 
 // ---------------------------------------------------------------------------------------------
@@ -293,6 +309,9 @@ function whereOf(f: Finding): Array<[string, string[]]> {
     ]);
 }
 
+/** The fence language of a block: JSON when it opens with a bracket, YAML otherwise. */
+const blockLanguage = (text: string): string => (/^\s*[[{]/.test(text) ? 'json' : 'yaml');
+
 const isWebLink = (url: string): boolean => /^https:\/\/[^\s"'<>]+$/.test(url);
 
 /** Sanitised log text (control characters and secrets removed, cut); line breaks kept when asked. */
@@ -303,4 +322,14 @@ function clean(text: string, max: number, keepLines = false): string {
         .map((line) => sanitizeLine(line, max))
         .join('\n')
     : sanitizeLine(text, max);
+}
+
+/** A YAML or JSON block, sanitised line by line with its indentation kept (YAML means it). */
+function cleanBlock(text: string): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      truncate(line.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, ''), 1000),
+    )
+    .join('\n');
 }

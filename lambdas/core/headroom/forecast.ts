@@ -94,6 +94,18 @@ export interface HeadroomThresholds {
   horizonHours: number;
 }
 
+/**
+ * The share of a subnet's usable addresses that the absolute minimum may ask for: a /28 (11 usable)
+ * can never hold 64 free IPs, so an unscaled minimum would alarm forever, even on an empty subnet.
+ */
+export const MAX_MINIMUM_SHARE = 0.5;
+
+/** The fewest free IPs a subnet of `total` usable addresses must keep: `minFreeIps`, capped to its size. */
+export function minimumFreeIps(total: number | undefined, thresholds: Pick<HeadroomThresholds, 'minFreeIps'>): number {
+  if (!total || total <= 0) return thresholds.minFreeIps;
+  return Math.min(thresholds.minFreeIps, Math.max(1, Math.floor(total * MAX_MINIMUM_SHARE)));
+}
+
 /** Why a subnet counts as low, or undefined when it has headroom. */
 export function headroomVerdict(
   free: number,
@@ -101,7 +113,7 @@ export function headroomVerdict(
   forecast: Forecast | undefined,
   thresholds: HeadroomThresholds,
 ): 'below-minimum' | 'below-percent' | 'runs-out-soon' | undefined {
-  if (free < thresholds.minFreeIps) return 'below-minimum';
+  if (free < minimumFreeIps(total, thresholds)) return 'below-minimum';
   if (total && (free / total) * 100 < thresholds.minFreePercent) return 'below-percent';
   if (forecast && forecast.hoursToExhaustion <= thresholds.horizonHours) return 'runs-out-soon';
   return undefined;

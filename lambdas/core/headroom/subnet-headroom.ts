@@ -1,7 +1,14 @@
 import { clusterScopeOf } from '../decode/account';
 import { findingIdOf, type Incident } from '../incidents/aggregate';
 import { zoneTotals, type FindingContext, type SubnetFacts, type VpcFacts } from '../findings/context';
-import { forecastExhaustion, headroomVerdict, type Forecast, type HeadroomThresholds, type Sample } from './forecast';
+import {
+  type Forecast,
+  type HeadroomThresholds,
+  type Sample,
+  forecastExhaustion,
+  headroomVerdict,
+  minimumFreeIps,
+} from './forecast';
 import { isObject } from '../common/json';
 import { sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
 import type { Severity } from '../model';
@@ -65,7 +72,7 @@ export function judgeCluster(
   if (low.length === 0) return { low: false };
   return {
     low: true,
-    incident: headroomIncident(cluster, low, now, account),
+    incident: headroomIncident(cluster, low, now, account, thresholds),
     severity: headroomSeverity(low, thresholds),
   };
 }
@@ -183,6 +190,7 @@ export function headroomIncident(
   low: readonly SubnetAssessment[],
   now: number,
   account?: string,
+  thresholds?: HeadroomThresholds,
 ): Incident {
   const at = new Date(now).toISOString();
   const worst = [...low].sort((a, b) => (a.facts.availableIps ?? 0) - (b.facts.availableIps ?? 0));
@@ -202,16 +210,21 @@ export function headroomIncident(
       timestamp: at,
       message: `${facts.subnetId}${facts.availabilityZone ? ` (${facts.availabilityZone})` : ''}: ${facts.availableIps}${
         facts.totalIps ? ` of ${facts.totalIps}` : ''
-      } IPs free${forecast ? `, falling ${Math.round(-forecast.ipsPerHour)} an hour, out in about ${forecast.hoursToExhaustion.toFixed(1)} h` : ''} [${verdict}]`,
+      } IPs free${forecast ? `, falling ${Math.round(-forecast.ipsPerHour)} an hour, out in about ${forecast.hoursToExhaustion.toFixed(1)} h` : ''}${
+        verdict && thresholds ? `: ${verdictText(verdict, facts.totalIps, thresholds)}` : ''
+      }`,
     })),
   };
 }
 
-/** High; critical when a subnet is nearly empty (under a quarter of the minimum) or runs out within the hour. */
+/**
+ * High; critical when a subnet is nearly empty (under a quarter of the minimum its size allows) or
+ * runs out within the hour.
+ */
 export function headroomSeverity(low: readonly SubnetAssessment[], thresholds: HeadroomThresholds): Severity {
   const critical = low.some(
     ({ facts, forecast }) =>
-      (facts.availableIps ?? 0) < Math.max(1, thresholds.minFreeIps / 4) ||
+      (facts.availableIps ?? 0) < Math.max(1, minimumFreeIps(facts.totalIps, thresholds) / 4) ||
       (forecast?.hoursToExhaustion ?? Infinity) <= 1,
   );
   return critical ? 'critical' : 'high';
@@ -297,6 +310,25 @@ export function sweepWork(
 export function runIdOf(event: unknown, now: number): string {
   const scheduled = isObject(event) && typeof event.scheduledTime === 'string' ? Date.parse(event.scheduledTime) : NaN;
   return new Date(Number.isNaN(scheduled) ? Math.floor(now / 60_000) * 60_000 : scheduled).toISOString();
+}
+
+/** The verdict in words; a subnet smaller than the configured minimum says so, once, in its own line. */
+export function verdictText(
+  verdict: NonNullable<SubnetAssessment['verdict']>,
+  total: number | undefined,
+  thresholds: HeadroomThresholds,
+): string {
+  const minimum = minimumFreeIps(total, thresholds);
+  switch (verdict) {
+    case 'below-minimum':
+      return minimum < thresholds.minFreeIps
+        ? `under ${minimum} free, the minimum for a subnet of ${total} (smaller than the configured ${thresholds.minFreeIps} by design)`
+        : `under the minimum of ${minimum} free`;
+    case 'below-percent':
+      return `under ${thresholds.minFreePercent}% free`;
+    case 'runs-out-soon':
+      return `runs out within ${thresholds.horizonHours} h at this trend`;
+  }
 }
 
 const round = (value: number): number => Math.round(value * 10) / 10;

@@ -3,8 +3,9 @@ import type { Incident } from './aggregate';
 import { CATALOG, severityOf, type RuleId } from '../recognise/rules';
 import type { FindingStatus } from '../findings/finding';
 import { SEVERITIES, type Severity } from '../model';
-import { MAX_SUBJECT_CHARS, type SnsNotification } from '../findings/render-notification';
-import { asciiOnly, escapeMarkdown, sanitizeLine } from '../common/sanitize';
+import { type SnsNotification } from '../findings/render-notification';
+import { sanitizeLine } from '../common/sanitize';
+import { digestChat, digestEmail, digestSubject } from '../notice/digest-text';
 
 /**
  * Bounded notices (issue 12): however many incidents one delivery holds, each cluster gets at most a
@@ -151,7 +152,14 @@ export function memberOf(
 export function buildDigest(
   cluster: string,
   members: DigestMember[],
-  where: { account?: string; region?: string; dashboard?: string; logGroup?: string },
+  where: {
+    account?: string;
+    region?: string;
+    dashboard?: string;
+    logGroup?: string;
+    /** Epoch ms from which to read the log group again: the start of the storm. */
+    startTime?: number;
+  },
 ): Digest {
   const ordered = [...members].sort((a, b) => rank(a.severity) - rank(b.severity) || b.occurrences - a.occurrences);
   const byRule = new Map<RuleId, Digest['byRule'][number]>();
@@ -181,9 +189,10 @@ export function buildDigest(
       : []),
     ...(where.logGroup
       ? [
-          `aws logs filter-log-events --log-group-name ${where.logGroup} --start-time <ms> --output json${region} > logs.json && npx karpenter-doctor analyze logs.json`,
+          // The installed CLI (npm pack, npm install --global), not npx of a name the registry does not have.
+          `aws logs filter-log-events --log-group-name ${where.logGroup} --start-time ${where.startTime ?? '<epoch-ms>'} --output json${region} > logs.json && karpenter-doctor analyze logs.json`,
         ]
-      : ['npx karpenter-doctor analyze <exported log file>']),
+      : ['karpenter-doctor analyze <exported-log-file>']),
   ];
   return {
     schemaVersion: '1',
@@ -211,59 +220,14 @@ export function buildDigest(
 /** The SNS publish of a digest: Subject from counts and ids only, email text, chat JSON, digest JSON. */
 export function digestNotificationOf(digest: Digest): SnsNotification {
   const worst = digest.byRule[0]?.severity ?? 'low';
-  const workloads = digest.byRule.reduce((sum, r) => sum + r.workloads, 0);
-  const subject = asciiOnly(
-    `[karpenter-doctor] DIGEST ${digest.incidents} more incident${digest.incidents === 1 ? '' : 's'} in ${digest.cluster}`,
-    MAX_SUBJECT_CHARS,
-  );
-  const lines = [
-    `DIGEST: ${digest.incidents} incident(s) in ${digest.cluster} not sent one by one in this delivery` +
-      (workloads ? `, ${workloads} workload(s) affected` : ''),
-    ...(digest.untracked
-      ? [`  ${digest.untracked} of them are over the per-delivery limit: counted here, not kept in the incident table.`]
-      : []),
-    '',
-    'By rule:',
-    ...digest.byRule.map(
-      (r) =>
-        `  ${r.severity.toUpperCase().padEnd(8)} ${r.rule}: ${r.incidents} incident(s), ${r.occurrences} occurrence(s)` +
-        (r.workloads ? `, ${r.workloads} workload(s)` : ''),
-    ),
-    '',
-    'Most severe:',
-    ...digest.entries
-      .slice(0, 20)
-      .map(
-        (e) =>
-          `  ${e.severity.toUpperCase().padEnd(8)} ${e.rule}${e.key ? ` [${e.key}]` : ''} · ${e.occurrences}x` +
-          (e.workloads ? ` · ${e.workloads} workload(s)` : '') +
-          ` · ${e.status} · ${e.findingId}`,
-      ),
-    ...(digest.topWorkloads.length ? ['', `Workloads: ${digest.topWorkloads.join(', ')}`] : []),
-    '',
-    'See everything:',
-    ...digest.commands.map((c) => `  ${c}`),
-    '',
-    `Account ${digest.account ?? 'unknown'} · region ${digest.region ?? 'unknown'}. Sent by karpenter-doctor.`,
-  ];
-  const chat = {
-    version: '1.0',
-    source: 'custom',
-    id: `digest-${digest.cluster}`,
-    content: {
-      textType: 'client-markdown',
-      title: `Digest: ${digest.incidents} more incident(s) in ${escapeMarkdown(digest.cluster)}`,
-      description: digest.byRule
-        .slice(0, 10)
-        .map((r) => `${r.severity.toUpperCase()} ${escapeMarkdown(r.rule)}: ${r.incidents} incident(s)`)
-        .join('\n'),
-      keywords: ['digest', worst, digest.cluster],
-    },
-    metadata: { summary: subject, eventType: 'digest' },
-  };
+  const subject = digestSubject(digest);
   return {
     subject,
-    message: JSON.stringify({ default: JSON.stringify(digest), email: lines.join('\n'), https: JSON.stringify(chat) }),
+    message: JSON.stringify({
+      default: JSON.stringify(digest),
+      email: digestEmail(digest),
+      https: JSON.stringify(digestChat(digest, subject)),
+    }),
     attributes: { rule: 'digest', severity: worst, cluster: digest.cluster, status: 'digest' },
   };
 }

@@ -3,10 +3,10 @@ import { actionsOf } from './actions';
 import type { RuleId } from '../recognise/rules/ids';
 import type { CidrPlan } from './cidr-plan';
 import type { ActionId, RemediationMode } from '../../../contracts/remediation';
-import { shellArg } from '../advice/shell';
 import type { Finding } from '../findings/finding';
 import { MAX_SUBJECT_CHARS } from '../findings/render-notification';
 import { asciiOnly, codeSafe, escapeMarkdown, truncate } from '../common/sanitize';
+import { nodeSubnetSteps, stepLabel, type PlanStep } from './subnet-plan';
 
 /**
  * Guarded remediation (README, "Remediation: acting on findings"), the decisions only: what each action would
@@ -35,6 +35,13 @@ export interface RemediationReport {
   after?: Record<string, number | string | boolean | undefined>;
   /** The exact commands of the change (to run by hand in dry-run, or what was done in apply). */
   commands: string[];
+  /** The commands as labelled steps (read-only or changing), in order; absent for one-command changes. */
+  steps?: PlanStep[];
+  /** Another approach, instead of (never in addition to) `steps`. */
+  alternative?: { summary: string; steps: PlanStep[] };
+  /** After an apply: how to see the change took, and how to put it back. */
+  verify?: string[];
+  undo?: string[];
   plan?: CidrPlan & { eniConfigs?: string };
 }
 
@@ -64,25 +71,14 @@ export function eniConfigYaml(
     .join('\n---\n');
 }
 
-/** The commands of a subnet capacity plan: associate, create one subnet per zone, tag, custom networking. */
+/** The commands of a subnet capacity plan, new node subnets: associate, create, route, tag last. */
 export function subnetPlanCommands(
   plan: CidrPlan,
   discoveryTag: { key: string; value: string },
   region: string | null,
+  nodeSubnetOfZone?: Readonly<Record<string, string>>,
 ): string[] {
-  const candidate = plan.candidates[0];
-  if (!candidate) return [];
-  const regionArg = region ? ` --region ${shellArg(region)}` : '';
-  const vpc = shellArg(plan.vpcId);
-  return [
-    `aws ec2 associate-vpc-cidr-block --vpc-id ${vpc} --cidr-block ${candidate}${regionArg}`,
-    ...plan.subnets.map(
-      (s) =>
-        `aws ec2 create-subnet --vpc-id ${vpc} --availability-zone ${shellArg(s.availabilityZone)} --cidr-block ${s.cidr} --tag-specifications 'ResourceType=subnet,Tags=[{Key=${tagText(discoveryTag.key)},Value=${tagText(discoveryTag.value)}}]'${regionArg}`,
-    ),
-    'kubectl set env daemonset aws-node -n kube-system AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone',
-    'kubectl apply -f eniconfigs.yaml   # the ENIConfig objects below, with the new subnet ids',
-  ];
+  return nodeSubnetSteps({ plan, discoveryTag, region, nodeSubnetOfZone }).map((step) => step.command);
 }
 
 /** The SNS publish of a remediation report: Subject from ids and enums, email text, chat JSON, report JSON. */
@@ -101,9 +97,14 @@ export function remediationNotificationOf(report: RemediationReport): {
     `  what       ${report.summary}`,
     ...(report.before ? [`  before     ${pairs(report.before)}`] : []),
     ...(report.after ? [`  after      ${pairs(report.after)}`] : []),
-    ...report.commands.map((command, index) => `${index === 0 ? '  commands   ' : '             '}$ ${command}`),
-    ...(report.plan?.eniConfigs
-      ? ['', 'ENIConfig objects (kubectl apply -f eniconfigs.yaml):', report.plan.eniConfigs]
+    ...commandLines(report),
+    ...(report.alternative
+      ? [
+          '',
+          `Alternative, instead of the steps above (not in addition): ${report.alternative.summary}`,
+          ...report.alternative.steps.flatMap(stepLines),
+          ...(report.plan?.eniConfigs ? ['', 'eniconfigs.yaml:', report.plan.eniConfigs] : []),
+        ]
       : []),
     '',
     `Finding ${report.findingId}. Sent by karpenter-doctor's remediator.`,
@@ -116,7 +117,7 @@ export function remediationNotificationOf(report: RemediationReport): {
       textType: 'client-markdown',
       title: `${report.outcome.toUpperCase()}: ${report.action} (${report.mode}) in ${report.cluster}`,
       description: escapeMarkdown(truncate(report.summary, 600)),
-      nextSteps: report.commands.slice(0, 3).map((c) => `\`${codeSafe(c, 400)}\``),
+      nextSteps: chatSteps(report),
       keywords: [report.action, report.outcome, report.mode, report.cluster],
     },
     metadata: { threadId: report.findingId, summary: subject, eventType: report.action },
@@ -128,8 +129,48 @@ export function remediationNotificationOf(report: RemediationReport): {
   };
 }
 
-/** A tag key or value inside the single-quoted shorthand of --tag-specifications: no quote, comma or brace. */
-const tagText = (text: string): string => text.replace(/[^A-Za-z0-9 _.:/=+@-]/g, '');
+/**
+ * The command lines of the email: for an apply, what was done (not to be run again) then the verify
+ * and undo commands; otherwise the steps, each labelled read-only or changing.
+ */
+function commandLines(report: RemediationReport): string[] {
+  if (report.outcome === 'applied') {
+    return [
+      ...report.commands.map((c, i) => `${i === 0 ? '  done       ' : '             '}${c}`),
+      ...(report.verify?.map((c, i) => `${i === 0 ? '  verify     ' : '             '}$ ${c}`) ?? []),
+      ...(report.undo?.length
+        ? report.undo.map((c, i) => `${i === 0 ? '  undo       ' : '             '}$ ${c}`)
+        : report.verify
+          ? ['  undo       (this change cannot be undone by a command)']
+          : []),
+    ];
+  }
+  if (report.steps?.length) return ['  steps', ...report.steps.flatMap(stepLines)];
+  return report.commands.map((command, index) => `${index === 0 ? '  commands   ' : '             '}$ ${command}`);
+}
+
+const stepLines = (step: PlanStep, index: number): string[] => [
+  `    ${index + 1}. [${stepLabel(step)}] ${step.title}`,
+  `       $ ${step.command}`,
+];
+
+/** Every step in chat, in order: a command is never cut, so one too long for chat points to the email. */
+function chatSteps(report: RemediationReport): string[] {
+  const code = (command: string): string =>
+    command.length > MAX_CHAT_COMMAND ? '(command in the email)' : `\`${codeSafe(command, MAX_CHAT_COMMAND)}\``;
+  if (report.outcome === 'applied') {
+    return [
+      ...(report.verify ?? []).map((c) => `Verify: ${code(c)}`),
+      ...(report.undo ?? []).map((c) => `Undo: ${code(c)}`),
+    ];
+  }
+  if (report.steps?.length)
+    return report.steps.map((s, i) => `${i + 1}. [${stepLabel(s)}] ${escapeMarkdown(s.title)}: ${code(s.command)}`);
+  return report.commands.map(code);
+}
+
+/** Longest command shown in a chat code span; longer ones are left to the email, never cut. */
+export const MAX_CHAT_COMMAND = 400;
 
 const pairs = (values: Record<string, unknown>): string =>
   Object.entries(values)

@@ -3,7 +3,10 @@ import { editTemplate, resolveWorkload, setResourcesCommand } from '../../../lam
 describe('resolveWorkload', () => {
   it.each([
     ['shop/deployment/checkout', undefined, { namespace: 'shop', kind: 'deployment', name: 'checkout' }],
-    ['data/statefulset/postgres', undefined, { namespace: 'data', kind: 'statefulset', name: 'postgres' }],
+    // A pod named <name>-<ordinal> may be a StatefulSet's or not (Spark's executors): only an owner tells.
+    ['data/statefulset/postgres', undefined, { namespace: 'data', name: 'postgres' }],
+    ['data/statefulset/postgres', 'StatefulSet', { namespace: 'data', kind: 'statefulset', name: 'postgres' }],
+    ['spark/statefulset/spark-exec', undefined, { namespace: 'spark', name: 'spark-exec' }],
     [
       'batch/workload/nightly-report-28934520',
       undefined,
@@ -55,5 +58,15 @@ describe('setResourcesCommand', () => {
   it('gives none for a Job or an unknown owner', () => {
     expect(setResourcesCommand({ namespace: 'etl', kind: 'job', name: 'import' }, '--requests=cpu=1')).toBeUndefined();
     expect(setResourcesCommand({ namespace: 'etl', name: 'import' }, '--requests=cpu=1')).toBeUndefined();
+  });
+});
+
+describe('a pod named like a StatefulSet pod (issue 31)', () => {
+  it('reads the owner of spark-exec-1 before editing anything', () => {
+    const workload = resolveWorkload('spark/statefulset/spark-exec', { pod: 'spark-exec-1' });
+    expect(editTemplate(workload).commands).toEqual([
+      `kubectl -n spark get pod spark-exec-1 -o jsonpath='{range .metadata.ownerReferences[*]}{.kind}/{.name}{"\\n"}{end}'`,
+    ]);
+    expect(setResourcesCommand(workload, '--requests=cpu=1')).toBeUndefined();
   });
 });

@@ -20,11 +20,11 @@ const subnetLine = (subnet: string, extra = '') =>
   `{"level":"ERROR","time":"2026-01-01T00:00:00Z","message":"failed launching nodeclaim","error":"InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet '${subnet}'${extra}"}`;
 
 describe('notifications', () => {
-  it('builds the Subject from enums and ids only, printable ASCII within 99 characters', () => {
+  it('builds the Subject from severity, cluster, what and where, printable ASCII within 60 characters', () => {
     const finding = findingFrom([subnetLine('subnet-0783288fba3453a60', ' \\r\\nBcc: victim@example.com ✓')]);
-    expect(subjectOf(finding)).toBe('[karpenter-doctor] CRITICAL subnet-ip-exhaustion in prod (open)');
+    expect(subjectOf(finding)).toBe('CRITICAL prod: subnets out of IPs subnet-0783288fba3453a60');
     const long = findingFrom([subnetLine('subnet-0783288fba3453a60')], 'c'.repeat(200));
-    expect(subjectOf(long)).toMatch(/^[\x20-\x7e]{1,99}$/);
+    expect(subjectOf(long)).toMatch(/^[\x20-\x7e]{1,60}$/);
   });
 
   it('writes an email with the cause, the commands and the evidence, free of control characters', () => {

@@ -87,6 +87,11 @@ describe('headroomVerdict', () => {
     [20, 251, undefined, 'below-percent'],
     [200, 251, { ipsPerHour: -50, hoursToExhaustion: 4, samples: 6, since: T0 }, 'runs-out-soon'],
     [200, 251, { ipsPerHour: -5, hoursToExhaustion: 40, samples: 6, since: T0 }, undefined],
+    // The minimum of 16 is capped at half the subnet's size: 5 for a /28 (11 usable).
+    [11, 11, undefined, undefined],
+    [5, 11, undefined, undefined],
+    [4, 11, undefined, 'below-minimum'],
+    [10, undefined, undefined, 'below-minimum'],
   ] as const)('free %i of %i with forecast %j → %s', (free, total, forecast, expected) => {
     expect(headroomVerdict(free, total, forecast, { minFreeIps: 16, minFreePercent: 10, horizonHours: 6 })).toBe(
       expected,

@@ -124,8 +124,27 @@ describe('judgeCluster', () => {
       entities: { subnets: ['subnet-b', 'subnet-c'], zones: ['eu-west-1b', 'eu-west-1c'] },
     });
     expect(judged.incident.evidence.map((e) => e.message)).toEqual([
-      'subnet-c (eu-west-1c): 30 of 251 IPs free [below-minimum]',
-      'subnet-b (eu-west-1b): 40 of 251 IPs free [below-minimum]',
+      'subnet-c (eu-west-1c): 30 of 251 IPs free: under the minimum of 64 free',
+      'subnet-b (eu-west-1b): 40 of 251 IPs free: under the minimum of 64 free',
+    ]);
+  });
+
+  // A /28 has 11 usable addresses: the configured 64 can never be met there (issue 31).
+  const slash28 = (free: number) => ({ ...subnet('subnet-028', free), totalIps: 11 });
+  it.each([
+    ['an empty /28 is healthy', 11, undefined],
+    ['a /28 with 5 free is healthy', 5, undefined],
+    ['a /28 with 3 free is low, high', 3, 'high'],
+    ['a full /28 is critical', 0, 'critical'],
+  ] as const)('%s', (_name, free, severity) => {
+    const judged = judgeCluster('prod', [assessSubnet(slash28(free), [], THRESHOLDS)], THRESHOLDS, T0);
+    expect(judged.low ? judged.severity : undefined).toBe(severity);
+  });
+
+  it('says once that a small subnet is judged against a minimum scaled to its size', () => {
+    const judged = judgeCluster('prod', [assessSubnet(slash28(3), [], THRESHOLDS)], THRESHOLDS, T0);
+    expect(judged.low && judged.incident.evidence.map((e) => e.message)).toEqual([
+      'subnet-028 (eu-west-1a): 3 of 11 IPs free: under 5 free, the minimum for a subnet of 11 (smaller than the configured 64 by design)',
     ]);
   });
 

@@ -94,9 +94,48 @@ describe('buildDigest', () => {
     const notification = digestNotificationOf(buildDigest('prod', [hostile], {}));
     const email = (JSON.parse(notification.message) as { email: string }).email;
 
-    expect(notification.subject).toBe('[karpenter-doctor] DIGEST 1 more incident in prod');
+    expect(notification.subject).toBe('MEDIUM prod: 1 more incident (digest)');
     expect(notification.attributes).toEqual({ rule: 'digest', severity: 'medium', cluster: 'prod', status: 'digest' });
     expect(email).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(email).not.toContain('\r\nSubject');
+  });
+});
+
+describe('digest text (issue 31)', () => {
+  const member = (n: number, key: string) => ({
+    findingId: `${'a'.repeat(23)}${n}`,
+    cluster: 'prod',
+    rule: 'scheduling-untolerated-taint' as const,
+    severity: 'medium' as const,
+    status: 'open' as const,
+    keyValue: key,
+    occurrences: 4,
+    workloads: [`shop/deployment/web-${n}`],
+  });
+  const digest = buildDigest('prod', [member(1, 'dedicated=gpu:NoSchedule'), member(2, 'dedicated=infer:NoSchedule')], {
+    region: 'eu-west-1',
+    logGroup: '/aws/containerinsights/prod/application',
+    startTime: Date.parse('2026-12-01T03:00:00Z'),
+  });
+  const published = JSON.parse(digestNotificationOf(digest).message) as { email: string; https: string };
+
+  it('states the common cause in its first sentence: one namespace, one taint family', () => {
+    expect(published.email.split('\n')[0]).toBe(
+      'All 2 incidents in prod: pods do not tolerate the taints of the available nodes in namespace shop (all dedicated).',
+    );
+  });
+
+  it('names no rule id and no finding id, and gives commands that run from an installed CLI', () => {
+    const chat = JSON.parse(published.https) as { content: { nextSteps: string[] }; metadata: { threadId: string } };
+    for (const text of [published.email, published.https]) {
+      expect(text).not.toContain('scheduling-untolerated-taint');
+      expect(text).not.toContain(digest.entries[0]!.findingId);
+      expect(text).not.toContain('npx ');
+      expect(text).not.toContain('<ms>');
+    }
+    expect(published.email).toContain('--start-time 1796094000000 ');
+    expect(published.email).toContain('&& karpenter-doctor analyze logs.json');
+    expect(chat.metadata.threadId).toBe('digest-prod');
+    expect(chat.content.nextSteps[0]).toContain('aws logs filter-log-events');
   });
 });

@@ -1,4 +1,9 @@
-import { DEFAULT_SOURCES, isKarpenterRecord, logGroupKind, sourcesOfGroup } from '../../../lambdas/core/parse/karpenter-source';
+import {
+  DEFAULT_SOURCES,
+  isKarpenterRecord,
+  logGroupKind,
+  sourcesOfGroup,
+} from '../../../lambdas/core/parse/karpenter-source';
 import { parseMessage } from '../../../lambdas/core/parse/parse-message';
 
 const LINE = '{"level":"ERROR","message":"failed launching nodeclaim","error":"InsufficientFreeAddressesInSubnet"}';

@@ -2,6 +2,7 @@ import type { Facts } from '../../advice/facts';
 import { DOCS } from '../../advice/docs-links';
 import { shellArg } from '../../advice/shell';
 import { type RemediationStep } from '../../advice/types';
+import { deniesLaunch, launchStatements } from '../../advice/launch-permissions';
 import { anyOf, defineRule } from './types';
 
 /** The condition keys Karpenter's controller policy tests, filled for this cluster (simulate-principal-policy context). */
@@ -58,8 +59,11 @@ export default defineRule({
     ],
     refinesCapacityWrapper: true,
   },
+  // A denied launch action stops every scale-up of the cluster.
+  severity: (entities) => (deniesLaunch(entities.iamActions ?? []) ? 'critical' : 'high'),
   diagnose: (f) => {
     const actions = f.all('iamActions');
+    const launch = deniesLaunch(actions);
     const role = f.all('roles')[0];
     const roleArn = role ? shellArg(role) : '<karpenter-controller-role-arn>';
     const spotLinkedRole = f.all('errorCodes').some((code) => code.includes('ServiceLinkedRole'));
@@ -75,8 +79,9 @@ export default defineRule({
       },
       {
         title: 'Grant the action in the Karpenter controller policy',
-        detail:
-          'Compare the policy with the one published for your Karpenter version (getting-started CloudFormation template) and add what is missing.',
+        detail: launch
+          ? `Without these statements of Karpenter's published controller policy (getting-started CloudFormation template) nothing can launch. Add the missing one to the controller role's policy:\n${launchStatements(f.input.cluster, f.input.region)}`
+          : 'Compare the policy with the one published for your Karpenter version (getting-started CloudFormation template) and add what is missing.',
         commands: [],
       },
     ];
@@ -90,7 +95,7 @@ export default defineRule({
     return {
       diagnosis:
         `AWS denied Karpenter${actions.length ? ` ${f.list('iamActions')}` : ' an API call'}${role ? ` (role ${role})` : ''}` +
-        `${f.where('errorCodes', ':')}. Karpenter cannot launch, price or clean up instances without it.`,
+        `${f.where('errorCodes', ':')}. ${launch ? 'Karpenter cannot launch any node: nothing scales until the controller role allows it.' : 'Karpenter cannot launch, price or clean up instances without it.'}`,
       remediation: steps,
       docs: [DOCS.accessDenied, DOCS.karpenterTroubleshooting],
     };

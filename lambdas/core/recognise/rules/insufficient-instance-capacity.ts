@@ -1,6 +1,7 @@
 import { DOCS } from '../../advice/docs-links';
 import { shellArg } from '../../advice/shell';
 import type { RuleId } from './ids';
+import { capacityZones } from '../../advice/capacity-zones';
 import { anyOf, defineRule } from './types';
 
 /**
@@ -55,10 +56,15 @@ export default defineRule({
   },
   diagnose: (f) => {
     const types = f.all('instanceTypes');
+    const zones = capacityZones(f.evidence, f.all('zones'));
+    const what = types.length ? ` ${f.list('instanceTypes')}` : ' the requested instance types';
+    const failing = zones.failing.length ? ` in ${zones.failing.join(', ')}` : '';
+    const elsewhere = zones.recommended.length
+      ? ` EC2 says capacity is available now in ${zones.recommended.join(', ')}: allow that zone in the NodePool if the workload can run there.`
+      : '';
     return {
       diagnosis:
-        `EC2 has no capacity for${types.length ? ` ${f.list('instanceTypes')}` : ' the requested instance types'}` +
-        `${f.where('zones', 'in')}${f.paren('capacityTypes')}. Karpenter ` +
+        `EC2 has no capacity for${what}${failing}${f.paren('capacityTypes')}.${elsewhere} Karpenter ` +
         `retries other offerings, but a NodePool that allows few types, zones or capacity types runs out of options.`,
       remediation: [
         {

@@ -75,9 +75,9 @@ export default defineRule({
           ],
         },
         {
-          title: "Why not just remove the karpenter.sh/nodepool label (the seed article's fix)",
+          title: 'Why not just remove the karpenter.sh/nodepool label (an often suggested fix)',
           detail:
-            "The seed suggests removing the label from nodes Karpenter launched so the controller can run there. In current Karpenter that only keeps the node out of voluntary disruption (consolidation, drift); expiry and Spot interruption still take the node and the controller on it, and a NodeClaim still owns it, so this advice does not print that command. Check instead that the controller's nodes are ones Karpenter does not manage (no karpenter.sh/nodepool label, an eks.amazonaws.com/nodegroup one or Fargate).",
+            "An often suggested fix is removing the label from nodes Karpenter launched so the controller can run there. In current Karpenter that only keeps the node out of voluntary disruption (consolidation, drift); expiry and Spot interruption still take the node and the controller on it, and a NodeClaim still owns it, so this advice does not print that command. Check instead that the controller's nodes are ones Karpenter does not manage (no karpenter.sh/nodepool label, an eks.amazonaws.com/nodegroup one or Fargate).",
           commands: ['kubectl get nodes -L karpenter.sh/nodepool,eks.amazonaws.com/nodegroup'],
         },
       ],

@@ -4,6 +4,7 @@ import { shellArg } from '../../advice/shell';
 import { isSystemTaint, taintKey, taintRemoval, tolerationYaml } from '../../advice/taints';
 import { type RemediationStep } from '../../advice/types';
 import { taintsByNodepool } from '../../advice/scheduling-evidence';
+import { otherPoolRefusals, placementOf } from '../../advice/untainted-pools';
 import { anyOf, defineRule, seedSection } from './types';
 
 const TAINTS_BY_NODEPOOL =
@@ -84,15 +85,30 @@ export default defineRule({
     const owners = taints.map((taint) => `${taint} (${taintOwner(taint, pools)})`);
     const lead = custom[0] ?? taints[0];
     const leadPools = lead ? poolsOf(lead, pools) : [];
-    const steps: RemediationStep[] = [
-      changeTemplateStep(
-        f,
-        custom.length || !system.length
-          ? 'Do this now: add a matching toleration to the workload'
-          : 'Do this now: tolerate the taint only if the pods must run on such nodes',
-        `Add to the pod template:\n${tolerationYaml(lead)}`,
-      ),
-    ];
+    const refusals = otherPoolRefusals(f.evidence, leadPools);
+    const tolerate = changeTemplateStep(
+      f,
+      custom.length || !system.length
+        ? 'Only if the pods belong on those nodes: add a matching toleration to the workload'
+        : 'Do this now: tolerate the taint only if the pods must run on such nodes',
+      `A toleration lets the pods onto the tainted nodes (GPU or dedicated ones too); it does not make another NodePool fit. Add to the pod template:\n${tolerationYaml(lead)}`,
+    );
+    // For a user's taint, a toleration is not the first step: the pods usually belong on another NodePool.
+    const steps: RemediationStep[] =
+      custom.length > 0 || system.length === 0
+        ? [
+            {
+              title: 'Do this now: see why no NodePool without this taint fits the pods',
+              detail:
+                (refusals.length
+                  ? `Karpenter said: ${refusals.join('; ')}. `
+                  : 'Karpenter logs, per NodePool, why it did not fit (incompatible requirements, limits, taints). ') +
+                "Compare the NodePools' taints and requirements with the pods' node selector, affinity and tolerations; fix the one that should take them.",
+              commands: [TAINTS_BY_NODEPOOL, placementOf(f.workloadRef())],
+            },
+            tolerate,
+          ]
+        : [tolerate];
     if (custom.length > 0 || system.length === 0) {
       const taint = custom[0];
       steps.push({
@@ -101,7 +117,6 @@ export default defineRule({
           ? `NodePool ${leadPools.join(', ')} sets it in spec.template.spec.taints: remove it there. Side effect: a template change is drift, so Karpenter replaces every node of the pool (within its disruption budgets). Nodes tainted by hand lose it with kubectl taint.`
           : 'Find who sets it: a NodePool (spec.template.spec.taints, or startupTaints that a DaemonSet should remove), a managed node group, or kubectl taint by hand. Remove it there; a NodePool template change is drift and replaces every node of the pool (within its disruption budgets).',
         commands: [
-          TAINTS_BY_NODEPOOL,
           `kubectl get nodes -o 'custom-columns=NAME:.metadata.name,NODEPOOL:.metadata.labels.karpenter\\.sh/nodepool,NODEGROUP:.metadata.labels.eks\\.amazonaws\\.com/nodegroup,TAINTS:.spec.taints' --no-headers${taint ? ` | grep ${shellArg(taintKey(taint))}` : ''}`,
           // One command per key and effect: `dedicated=gpu` and `dedicated=non-gpu` are both removed by `dedicated-`.
           ...new Set(custom.map((t) => `kubectl taint nodes ${node} ${shellArg(taintRemoval(t))}`)),

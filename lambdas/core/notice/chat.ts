@@ -1,0 +1,96 @@
+import { resourceArnsOf } from '../findings/bus-entries';
+import type { Finding } from '../findings/finding';
+import { chatCode, chatText } from '../common/sanitize';
+import { firstSentence, runNowOf, stepKind, stepTitle } from './text';
+import { impactOf } from './impact';
+import { placeOf } from './place';
+import { noticeSubject, type NoticeKind } from './subject';
+
+/** Longest command put in a chat code span; a longer one is never cut: the step points to the email. */
+export const MAX_CHAT_COMMAND = 400;
+
+/** How one publish of a finding is told: which notice of the incident it is, and what changed. */
+export interface NoticeOf {
+  kind: NoticeKind;
+  /** The incident's notification count: with the finding id, a unique id per publish. */
+  generation?: number;
+  /** What changed since the last notice, for an escalation. */
+  changed?: string;
+}
+
+/** `\`command\`` when it fits, or a pointer to the email; never a command cut inside its code span. */
+export const codeSpan = (command: string): string =>
+  command.length > MAX_CHAT_COMMAND ? '(command too long for chat: see the email)' : `\`${chatCode(command)}\``;
+
+/** The partition of a region, for the ARNs of relatedResources. */
+const partitionOf = (region: string): string =>
+  region.startsWith('cn-') ? 'aws-cn' : region.startsWith('us-gov-') ? 'aws-us-gov' : 'aws';
+
+/** The Amazon Q Developer custom notification of a finding (version 1.0, source custom). */
+export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Record<string, unknown> {
+  const subject = noticeSubject(finding, notice.kind);
+  const related =
+    finding.account && finding.region
+      ? resourceArnsOf(finding, {
+          partition: partitionOf(finding.region),
+          region: finding.region,
+          account: finding.account,
+        })
+      : [];
+  const generation = notice.generation ?? 1;
+  const description =
+    notice.kind === 'resolved'
+      ? [
+          `*Resolved*: nothing more seen since ${chatText(finding.lastSeen ?? 'unknown')}.`,
+          ...resolvedFacts(finding).map((l) => `• ${chatText(l)}`),
+        ].join('\n')
+      : [
+          ...(notice.changed ? [`*What changed*: ${chatText(notice.changed)}`] : []),
+          `*Impact*: ${chatText(impactOf(finding))}`,
+          `*Cause*: ${chatText(firstSentence(finding.diagnosis))}`,
+          `*Where*: ${chatText([placeOf(finding), `cluster ${finding.cluster}`, finding.region].filter(Boolean).join(' · '))}`,
+          `*Run now* (read-only): ${codeSpan(runNowOf(finding))}`,
+        ].join('\n');
+  return {
+    version: '1.0',
+    source: 'custom',
+    id: `${finding.findingId}-${generation}`,
+    content: {
+      textType: 'client-markdown',
+      title: chatText(subject),
+      description,
+      nextSteps:
+        notice.kind === 'resolved'
+          ? []
+          : finding.remediation.map((step) => {
+              const kind = stepKind(step);
+              const commands = step.commands.map(codeSpan).join(' then ');
+              return `${kind ? `[${kind}] ` : ''}${chatText(stepTitle(step))}${commands ? `: ${commands}` : ''}`;
+            }),
+      keywords: [finding.severity, finding.cluster, finding.status],
+    },
+    metadata: {
+      threadId: finding.findingId,
+      summary: subject,
+      eventType: finding.rule,
+      relatedResources: related,
+      additionalContext: {
+        occurrences: String(finding.occurrences),
+        firstSeen: finding.firstSeen ?? '',
+        lastSeen: finding.lastSeen ?? '',
+        generation: String(generation),
+        ...(notice.kind === 'escalated' ? { reason: 'escalation' } : {}),
+      },
+    },
+  };
+}
+
+/** The subnets of a resolved finding with their free IPs now (as last read), one line each. */
+export function resolvedFacts(finding: Finding): string[] {
+  return (finding.context.subnets ?? [])
+    .filter((s) => s.availableIps !== undefined)
+    .map(
+      (s) =>
+        `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps !== undefined ? ` of ${s.totalIps}` : ''} IPs free now`,
+    );
+}

@@ -1,0 +1,20 @@
+import type { IncidentState, PendingNotification } from '../incidents/lifecycle';
+import type { NoticeOf } from './chat';
+
+/**
+ * Which notice of an incident a publish is: a severity rise or newly affected resources escalate it
+ * (and say what changed); the re-notify interval is a reminder; the sweep's notice resolves it.
+ */
+export function noticeOfDue(
+  state: Pick<IncidentState, 'severity' | 'affected'>,
+  notify: PendingNotification,
+): NoticeOf {
+  const generation = notify.generation;
+  if (notify.status === 'resolved') return { kind: 'resolved', generation };
+  if (notify.reason === 'severity') return { kind: 'escalated', generation, changed: `severity now ${state.severity}` };
+  if (notify.reason === 'affected') {
+    const shown = state.affected.slice(-3).join(', ');
+    return { kind: 'escalated', generation, changed: `now ${state.affected.length} affected (latest: ${shown})` };
+  }
+  return { kind: notify.reason === 'interval' ? 'reminder' : 'new', generation };
+}

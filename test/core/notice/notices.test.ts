@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { CATALOG, diagnose, RULE_IDS, type RuleId } from '../../../lambdas/core/recognise/rules';
+import { emptyContext } from '../../../lambdas/core/findings/context';
+import type { Finding } from '../../../lambdas/core/findings/finding';
+import { chatNotificationOf, emailTextOf, subjectOf } from '../../../lambdas/core/findings/render-notification';
+import { isDisruptive, isReadOnly } from '../../../lambdas/core/notice/command-kind';
+import { detailParts, FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lambdas/core/notice/text';
+import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/findings/render-report';
+import { SHORT_TITLES } from '../../../lambdas/core/notice/short-titles';
+import { placeOf } from '../../../lambdas/core/notice/place';
+import { ADVICE_CASES } from '../../support/advice-cases';
+
+/**
+ * The Amazon Q Developer in chat applications custom notification, as documented ("Custom
+ * notifications using Amazon Q Developer in chat applications": version, source, id, content with
+ * textType/title/description/nextSteps/keywords, metadata with threadId/summary/eventType/
+ * relatedResources/additionalContext).
+ */
+const CHAT_SCHEMA = z.strictObject({
+  version: z.literal('1.0'),
+  source: z.literal('custom'),
+  id: z.string().min(1),
+  content: z.strictObject({
+    textType: z.literal('client-markdown'),
+    title: z.string().min(1).max(250),
+    description: z.string().max(8000),
+    nextSteps: z.array(z.string()).optional(),
+    keywords: z.array(z.string()).optional(),
+  }),
+  metadata: z
+    .strictObject({
+      threadId: z.string().optional(),
+      summary: z.string().optional(),
+      eventType: z.string().optional(),
+      relatedResources: z.array(z.string().regex(/^arn:aws[a-z-]*:/)).optional(),
+      additionalContext: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+});
+
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
+function findingOf(rule: RuleId, c: NonNullable<(typeof ADVICE_CASES)[RuleId]>[number] | undefined): Finding {
+  const entities = c?.entities ?? {};
+  const context = c?.context ? { ...c.context, enrichmentErrors: [] } : emptyContext();
+  const evidence = c?.evidence ?? [];
+  const advice = diagnose({ rule, cluster: 'prod', region: 'us-west-2', entities, occurrences: 3, context, evidence });
+  return {
+    schemaVersion: '1',
+    findingId: '0123456789abcdef01234567',
+    status: 'open',
+    rule,
+    title: CATALOG[rule].title,
+    severity: CATALOG[rule].severity,
+    cluster: 'prod',
+    account: '123456789012',
+    region: 'us-west-2',
+    firstSeen: '2026-12-01T03:00:00.000Z',
+    lastSeen: '2026-12-01T03:10:00.000Z',
+    occurrences: 3,
+    entities,
+    evidence: evidence.map((message) => ({ message })),
+    context,
+    ...advice,
+  };
+}
+
+const cases = RULE_IDS.flatMap((rule) => {
+  const list = ADVICE_CASES[rule] ?? [];
+  return (list.length ? list : [undefined]).map((c, i) => [`${rule}#${i}`, findingOf(rule, c)] as const);
+});
+
+const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+describe.each(cases)('the notices of %s', (_label, finding) => {
+  const email = emailTextOf(finding);
+  const chat = chatNotificationOf(finding) as z.infer<typeof CHAT_SCHEMA>;
+  const subject = subjectOf(finding);
+
+  it('has a subject of at most 60 characters with severity, cluster and place', () => {
+    expect(subject.length).toBeLessThanOrEqual(60);
+    expect(subject).toMatch(/^(CRITICAL|HIGH|MEDIUM|LOW) prod: /);
+    // The place, or its start when cut; a what that fills the line (the controller's own pods) names it.
+    const place = placeOf(finding);
+    const what = subject.slice(0, subject.indexOf(': ') + 2).length + SHORT_TITLES[finding.rule].length;
+    if (place && what <= 50) expect(subject).toContain(place.slice(0, 8));
+  });
+
+  it('shows impact, cause, where and exactly one read-only command in its first ten lines', () => {
+    const first = email.split('\n').slice(0, FIRST_SCREEN_LINES);
+    const commands = first.filter((l) => /^\s+(run now\s+)?\$ /.test(l)).map((l) => l.replace(/^.*?\$ /, ''));
+    expect(commands).toHaveLength(1);
+    expect(isReadOnly(commands[0]!)).toBe(true);
+    expect(first.some((l) => isDisruptive(l.replace(/^.*?\$ /, '')))).toBe(false);
+    for (const name of ['impact', 'cause', 'where', 'run now'])
+      expect(first.join('\n')).toMatch(new RegExp(`^  ${name} `, 'm'));
+  });
+
+  it('says no internal word: no rule id, seed section or action id in prose', () => {
+    const prose = [email, chat.content.title, chat.content.description, ...(chat.content.nextSteps ?? [])].join('\n');
+    expect(prose).not.toMatch(/seed|§|\(action: /i);
+    expect(prose).not.toContain(finding.rule);
+  });
+
+  it('is a valid Amazon Q Developer custom notification, threaded, with the finding ARNs', () => {
+    expect(() => CHAT_SCHEMA.parse(chat)).not.toThrow();
+    expect(chat.id).toBe(`${finding.findingId}-1`);
+    expect(chat.metadata?.threadId).toBe(finding.findingId);
+    expect(chat.metadata?.relatedResources).toContain('arn:aws:eks:us-west-2:123456789012:cluster/prod');
+    expect(chat.content.nextSteps).toHaveLength(finding.remediation.length);
+  });
+
+  it('puts commands in chat code spans whole, without invisible or escaped characters', () => {
+    const text = [chat.content.description, ...(chat.content.nextSteps ?? [])].join('\n');
+    const all = [...finding.remediation.flatMap((s) => s.commands), FALLBACK_RUN_NOW];
+    for (const span of codeSpans(text)) {
+      expect(span).not.toMatch(INVISIBLE);
+      expect(span).not.toMatch(/\\[()]/);
+      expect(all.map((c) => c.replace(/`/g, "'"))).toContain(span);
+    }
+    expect(text.replace(/`[^`]*`/g, '')).not.toMatch(/\\[()]/);
+  });
+});
+
+describe.each(
+  cases.filter(([, f]) => f.remediation.some((s) => detailParts(s.detail).some((p) => p.kind === 'block'))),
+)('the reports of %s', (_label, finding) => {
+  const report = { findings: [finding], records: 1, malformed: 0, inputs: [] };
+  const blocks = finding.remediation.flatMap((s) =>
+    detailParts(s.detail)
+      .filter((p) => p.kind === 'block')
+      .map((p) => p.text),
+  );
+
+  it('keeps every multi-line block as a code block with its line breaks in markdown', () => {
+    const markdown = renderMarkdown(report);
+    for (const block of blocks) {
+      const indented = block
+        .split('\n')
+        .map((line) => `   ${line}`)
+        .join('\n');
+      expect(markdown).toMatch(new RegExp(`\`\`\`(yaml|json)\\n${escapeRegExp(indented)}\\n   \`\`\``));
+    }
+  });
+
+  it('keeps every multi-line block in a pre element in HTML', () => {
+    const html = renderHtml(report);
+    for (const block of blocks) expect(html).toContain(`<pre class="block"><code>${esc(block)}</code></pre>`);
+  });
+});
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
