@@ -1,10 +1,10 @@
 import { clusterScopeOf } from '../core/decode/account';
+import { digestNotificationOf } from '../core/notice/digest-text';
 import type { FindingContext } from '../core/findings/context';
 import { errorMessage } from '../core/common/error-message';
 import {
   buildDigest,
   DEFAULT_LIMITS,
-  digestNotificationOf,
   planNotices,
   type DigestMember,
   type NoticeCandidate,

@@ -3,9 +3,7 @@ import type { Incident } from './aggregate';
 import { CATALOG, severityOf, type RuleId } from '../recognise/rules';
 import type { FindingStatus } from '../findings/finding';
 import { SEVERITIES, type Severity } from '../model';
-import { type SnsNotification } from '../findings/render-notification';
 import { sanitizeLine } from '../common/sanitize';
-import { digestChat, digestEmail, digestSubject } from '../notice/digest-text';
 
 /**
  * Bounded notices (issue 12): however many incidents one delivery holds, each cluster gets at most a
@@ -214,21 +212,6 @@ export function buildDigest(
     })),
     topWorkloads,
     commands,
-  };
-}
-
-/** The SNS publish of a digest: Subject from counts and ids only, email text, chat JSON, digest JSON. */
-export function digestNotificationOf(digest: Digest): SnsNotification {
-  const worst = digest.byRule[0]?.severity ?? 'low';
-  const subject = digestSubject(digest);
-  return {
-    subject,
-    message: JSON.stringify({
-      default: JSON.stringify(digest),
-      email: digestEmail(digest),
-      https: JSON.stringify(digestChat(digest, subject)),
-    }),
-    attributes: { rule: 'digest', severity: worst, cluster: digest.cluster, status: 'digest' },
   };
 }
 

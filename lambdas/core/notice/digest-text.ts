@@ -1,4 +1,5 @@
 import type { Digest } from '../incidents/digest';
+import type { SnsNotification } from '../findings/render-notification';
 import { CATALOG } from '../recognise/rules';
 import { asciiOnly, chatCode, chatText, sanitizeLine } from '../common/sanitize';
 
@@ -81,4 +82,19 @@ function membersHash(digest: Digest): string {
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return hash.toString(16).padStart(8, '0');
+}
+
+/** The SNS publish of a digest: Subject from counts and ids only, email text, chat JSON, digest JSON. */
+export function digestNotificationOf(digest: Digest): SnsNotification {
+  const worst = digest.byRule[0]?.severity ?? 'low';
+  const subject = digestSubject(digest);
+  return {
+    subject,
+    message: JSON.stringify({
+      default: JSON.stringify(digest),
+      email: digestEmail(digest),
+      https: JSON.stringify(digestChat(digest, subject)),
+    }),
+    attributes: { rule: 'digest', severity: worst, cluster: digest.cluster, status: 'digest' },
+  };
 }

@@ -1,8 +1,8 @@
 import type { Incident } from '../../../lambdas/core/incidents/aggregate';
+import { digestNotificationOf } from '../../../lambdas/core/notice/digest-text';
 import {
   boundIncidents,
   buildDigest,
-  digestNotificationOf,
   memberOf,
   planNotices,
   type NoticeCandidate,
