@@ -1,7 +1,7 @@
 import type { Finding } from '../findings/finding';
 import { asciiOnly } from '../common/sanitize';
 import { placeOf } from './place';
-import { SHORT_TITLES } from './short-titles';
+import { shortTitleOf } from './short-titles';
 
 /** What a phone shows of a subject line: severity (or ESCALATED / RESOLVED), cluster, what, where. */
 export const MAX_NOTICE_SUBJECT = 60;
@@ -21,7 +21,7 @@ export function noticeSubject(finding: Finding, kind: NoticeKind = 'new'): strin
         ? `ESCALATED ${finding.severity.toUpperCase()}`
         : finding.severity.toUpperCase();
   const cluster = asciiOnly(finding.cluster, 20);
-  const what = SHORT_TITLES[finding.rule];
+  const what = shortTitleOf(finding.rule);
   const place = asciiOnly(placeOf(finding), MAX_NOTICE_SUBJECT);
   const full = `${prefix} ${cluster}: ${what}${place ? ` ${place}` : ''}`;
   if (full.length <= MAX_NOTICE_SUBJECT) return full;

@@ -6,7 +6,7 @@ import { chatNotificationOf, emailTextOf, subjectOf } from '../../../lambdas/cor
 import { isDisruptive, isReadOnly } from '../../../lambdas/core/notice/command-kind';
 import { detailParts, FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lambdas/core/notice/text';
 import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/findings/render-report';
-import { SHORT_TITLES } from '../../../lambdas/core/notice/short-titles';
+import { shortTitleOf } from '../../../lambdas/core/notice/short-titles';
 import { placeOf } from '../../../lambdas/core/notice/place';
 import { ADVICE_CASES } from '../../support/advice-cases';
 
@@ -82,7 +82,7 @@ describe.each(cases)('the notices of %s', (_label, finding) => {
     expect(subject).toMatch(/^(CRITICAL|HIGH|MEDIUM|LOW) prod: /);
     // The place, or its start when cut; a what that fills the line (the controller's own pods) names it.
     const place = placeOf(finding);
-    const what = subject.slice(0, subject.indexOf(': ') + 2).length + SHORT_TITLES[finding.rule].length;
+    const what = subject.slice(0, subject.indexOf(': ') + 2).length + shortTitleOf(finding.rule).length;
     if (place && what <= 50) expect(subject).toContain(place.slice(0, 8));
   });
 

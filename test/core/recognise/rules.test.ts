@@ -33,6 +33,7 @@ describe('rule registry', () => {
     const info = {
       id: 'oom-killed',
       title: 't',
+      shortTitle: 's',
       severity: 'low',
       source: 'beyond',
       family: 'workload',

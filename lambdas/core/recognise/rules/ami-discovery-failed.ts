@@ -7,6 +7,7 @@ export default defineRule({
   info: {
     id: 'ami-discovery-failed',
     title: 'The EC2NodeClass AMI alias, SSM parameter or selector resolves to no AMI',
+    shortTitle: 'no AMI resolved',
     severity: 'high',
     source: 'beyond',
     family: 'configuration',

@@ -7,6 +7,7 @@ export default defineRule({
   info: {
     id: 'aws-api-throttled',
     title: "AWS throttles Karpenter's API calls",
+    shortTitle: 'AWS throttling Karpenter',
     severity: 'medium',
     source: 'beyond',
     family: 'aws-access',

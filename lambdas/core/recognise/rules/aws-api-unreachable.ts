@@ -26,6 +26,7 @@ export default defineRule({
   info: {
     id: 'aws-api-unreachable',
     title: 'Karpenter cannot reach AWS APIs or the cluster endpoint',
+    shortTitle: 'AWS APIs unreachable',
     severity: 'high',
     source: 'beyond',
     family: 'aws-access',

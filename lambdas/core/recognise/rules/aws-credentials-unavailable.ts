@@ -10,6 +10,7 @@ export default defineRule({
   info: {
     id: 'aws-credentials-unavailable',
     title: 'Karpenter has no valid AWS credentials (IRSA, Pod Identity or instance role)',
+    shortTitle: 'Karpenter has no AWS credentials',
     severity: 'critical',
     source: 'beyond',
     family: 'aws-access',

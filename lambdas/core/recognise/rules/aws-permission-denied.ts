@@ -27,6 +27,7 @@ export default defineRule({
   info: {
     id: 'aws-permission-denied',
     title: 'Karpenter lacks an AWS permission',
+    shortTitle: 'AWS permission denied',
     severity: 'high',
     source: 'beyond',
     family: 'aws-access',

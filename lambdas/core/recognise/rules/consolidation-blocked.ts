@@ -9,6 +9,7 @@ export default defineRule({
   info: {
     id: 'consolidation-blocked',
     title: 'Consolidation or disruption is blocked',
+    shortTitle: 'consolidation blocked',
     severity: 'low',
     source: 13,
     family: 'disruption',

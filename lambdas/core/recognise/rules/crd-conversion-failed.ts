@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'crd-conversion-failed',
     title: "Karpenter's CRDs cannot be converted or served at the version the controller uses",
+    shortTitle: 'Karpenter CRDs failing',
     severity: 'critical',
     source: 'beyond',
     family: 'control-plane',

@@ -7,6 +7,7 @@ export default defineRule({
   info: {
     id: 'ec2-quota-exceeded',
     title: 'An EC2 service quota blocks new instances',
+    shortTitle: 'EC2 quota blocks launches',
     severity: 'high',
     source: 'beyond',
     family: 'capacity',

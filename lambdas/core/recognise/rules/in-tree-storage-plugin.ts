@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'in-tree-storage-plugin',
     title: 'PersistentVolume uses an in-tree storage plugin Karpenter does not support',
+    shortTitle: 'in-tree storage plugin',
     severity: 'medium',
     source: 3,
     family: 'storage',

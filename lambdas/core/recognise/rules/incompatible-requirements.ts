@@ -13,6 +13,7 @@ export default defineRule({
   info: {
     id: 'incompatible-requirements',
     title: 'Pod requirements are incompatible with every NodePool',
+    shortTitle: 'pods fit no NodePool',
     severity: 'medium',
     source: 12,
     family: 'scheduling',

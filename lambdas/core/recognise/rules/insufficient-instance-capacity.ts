@@ -24,6 +24,7 @@ export default defineRule({
   info: {
     id: 'insufficient-instance-capacity',
     title: 'EC2 has no capacity for the requested instance types',
+    shortTitle: 'no EC2 capacity',
     severity: 'high',
     source: 'beyond',
     family: 'capacity',

@@ -9,6 +9,7 @@ export default defineRule({
   info: {
     id: 'interruption-queue-error',
     title: 'Karpenter cannot use its interruption queue',
+    shortTitle: 'interruption queue failing',
     severity: 'medium',
     source: 'beyond',
     family: 'configuration',

@@ -23,6 +23,7 @@ export default defineRule({
   info: {
     id: 'karpenter-controller-unschedulable',
     title: 'Karpenter controller pods cannot be scheduled',
+    shortTitle: 'Karpenter pods Pending, nothing scales',
     severity: 'critical',
     source: 1,
     family: 'control-plane',

@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'karpenter-rbac-forbidden',
     title: "Karpenter's service account is forbidden by Kubernetes RBAC",
+    shortTitle: 'Karpenter RBAC forbidden',
     severity: 'critical',
     source: 'beyond',
     family: 'control-plane',

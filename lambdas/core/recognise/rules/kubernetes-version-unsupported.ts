@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'kubernetes-version-unsupported',
     title: "The cluster's Kubernetes version is outside what this Karpenter release supports",
+    shortTitle: 'Kubernetes version unsupported',
     severity: 'critical',
     source: 'beyond',
     family: 'configuration',

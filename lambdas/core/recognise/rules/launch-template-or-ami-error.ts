@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'launch-template-or-ami-error',
     title: 'Launch template or AMI is invalid',
+    shortTitle: 'launch template or AMI invalid',
     severity: 'high',
     source: 'beyond',
     family: 'configuration',

@@ -9,6 +9,7 @@ export default defineRule({
   info: {
     id: 'leader-election-lost',
     title: 'Karpenter loses leader election',
+    shortTitle: 'leader election lost',
     severity: 'high',
     source: 'beyond',
     family: 'control-plane',

@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'missing-resource-requests',
     title: 'Pods run without resource requests',
+    shortTitle: 'pods without requests',
     severity: 'low',
     source: 4,
     family: 'workload',

@@ -11,6 +11,7 @@ export default defineRule({
   info: {
     id: 'node-bootstrap-failed',
     title: 'Instances launch but never join: node bootstrap or user data failed',
+    shortTitle: 'nodes never join',
     severity: 'high',
     source: 'beyond',
     family: 'node',

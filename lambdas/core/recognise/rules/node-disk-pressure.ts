@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'node-disk-pressure',
     title: 'Nodes are under disk pressure',
+    shortTitle: 'nodes under disk pressure',
     severity: 'medium',
     source: 'beyond',
     family: 'node',

@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'node-join-unauthorized',
     title: "The API server rejects new nodes' credentials (no access entry or aws-auth mapping)",
+    shortTitle: 'nodes refused by API server',
     severity: 'critical',
     source: 'beyond',
     family: 'node',

@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'node-not-initialized',
     title: 'Karpenter nodes do not finish initialisation',
+    shortTitle: 'nodes not initialising',
     severity: 'high',
     source: 6,
     family: 'node',

@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'node-not-ready',
     title: 'Nodes provisioned by Karpenter are NotReady',
+    shortTitle: 'Karpenter nodes NotReady',
     severity: 'high',
     source: 6,
     family: 'node',

@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'nodeclass-not-ready',
     title: 'NodePool or EC2NodeClass is missing or not ready',
+    shortTitle: 'NodePool/NodeClass not ready',
     severity: 'critical',
     source: 'beyond',
     family: 'configuration',

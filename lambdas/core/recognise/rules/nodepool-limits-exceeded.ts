@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'nodepool-limits-exceeded',
     title: 'NodePool limits stop Karpenter from adding capacity',
+    shortTitle: 'NodePool limit reached',
     severity: 'high',
     source: 'beyond',
     family: 'capacity',

@@ -11,6 +11,7 @@ export default defineRule({
   info: {
     id: 'oom-killed',
     title: 'Containers are killed for running out of memory',
+    shortTitle: 'containers OOMKilled',
     severity: 'medium',
     source: 4,
     family: 'workload',

@@ -36,6 +36,7 @@ export default defineRule({
   info: {
     id: 'prefix-delegation-fragmentation',
     title: 'Subnets have free IPs but no free /28 prefix',
+    shortTitle: 'no free /28 prefix',
     severity: 'high',
     source: 'beyond',
     family: 'network',

@@ -10,6 +10,7 @@ export default defineRule({
   info: {
     id: 'resource-validation-failed',
     title: 'A NodePool, NodeClaim or EC2NodeClass is rejected by validation or an IAM limit',
+    shortTitle: 'Karpenter resource rejected',
     severity: 'high',
     source: 'beyond',
     family: 'configuration',

@@ -60,6 +60,7 @@ export default defineRule({
   info: {
     id: 'scheduling-affinity-topology',
     title: 'Pod affinity, anti-affinity or topology spread cannot be satisfied',
+    shortTitle: 'pods Pending on affinity',
     severity: 'medium',
     source: 7,
     family: 'scheduling',

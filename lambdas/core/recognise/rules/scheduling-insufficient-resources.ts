@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'scheduling-insufficient-resources',
     title: 'Pods request more resources than any node offers',
+    shortTitle: 'pods too big for any node',
     severity: 'medium',
     source: 8,
     family: 'scheduling',

@@ -16,6 +16,7 @@ export default defineRule({
   info: {
     id: 'scheduling-node-selector-mismatch',
     title: "Pods' node selector or node affinity matches no node",
+    shortTitle: 'pods Pending on selector',
     severity: 'medium',
     source: 10,
     family: 'scheduling',

@@ -57,6 +57,7 @@ export default defineRule({
   info: {
     id: 'scheduling-untolerated-taint',
     title: 'Pods do not tolerate the taints of the available nodes',
+    shortTitle: 'pods Pending on a taint',
     severity: 'medium',
     source: 9,
     family: 'scheduling',

@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'subnet-ip-exhaustion',
     title: 'Subnets are out of free IP addresses',
+    shortTitle: 'subnets out of IPs',
     severity: 'critical',
     source: 11,
     family: 'network',

@@ -7,6 +7,7 @@ export default defineRule({
   info: {
     id: 'subnet-ip-headroom-low',
     title: 'Karpenter subnets are running low on free IPs',
+    shortTitle: 'subnets low on IPs',
     severity: 'high',
     source: 'proactive',
     family: 'network',

@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'subnet-or-security-group-not-found',
     title: 'EC2NodeClass selects no subnets or security groups',
+    shortTitle: 'no subnets or SGs selected',
     severity: 'critical',
     source: 'beyond',
     family: 'network',

@@ -23,6 +23,8 @@ export type RuleFamily = (typeof RULE_FAMILIES)[number];
 export interface RuleInfo<E extends 'logs' | 'headroom' = 'logs' | 'headroom'> {
   id: RuleId;
   title: string;
+  /** What broke in the few words a phone shows of a subject line. */
+  shortTitle: string;
   severity: Severity;
   /** Section of the seed article (1-13), or where the rule comes from when the seed does not cover it. */
   source: number | 'beyond' | 'proactive';

@@ -6,6 +6,7 @@ export default defineRule({
   info: {
     id: 'volume-attach-limit',
     title: 'Node reached its EBS volume attachment limit',
+    shortTitle: 'EBS attach limit reached',
     severity: 'medium',
     source: 2,
     family: 'storage',

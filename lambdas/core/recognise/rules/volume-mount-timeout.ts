@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'volume-mount-timeout',
     title: 'Volumes cannot be attached or mounted in time',
+    shortTitle: 'volumes not mounting',
     severity: 'medium',
     source: 2,
     family: 'storage',

@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'volume-zone-conflict',
     title: 'Pods are pinned to a zone by their volume',
+    shortTitle: 'pods pinned by volume zone',
     severity: 'medium',
     source: 'beyond',
     family: 'storage',

@@ -8,6 +8,7 @@ export default defineRule({
   info: {
     id: 'webhook-tls-error',
     title: 'Webhook calls fail on TLS',
+    shortTitle: 'webhook TLS failing',
     severity: 'high',
     source: 'beyond',
     family: 'control-plane',

@@ -13,6 +13,7 @@ export default defineRule({
   info: {
     id: 'windows-image-platform-mismatch',
     title: 'Windows container image does not match the node OS version',
+    shortTitle: 'Windows image OS mismatch',
     severity: 'medium',
     source: 5,
     family: 'workload',

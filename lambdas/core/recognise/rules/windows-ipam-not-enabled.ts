@@ -5,6 +5,7 @@ export default defineRule({
   info: {
     id: 'windows-ipam-not-enabled',
     title: 'Windows IPAM is not enabled in the VPC CNI',
+    shortTitle: 'Windows IPAM off',
     severity: 'high',
     source: 'beyond',
     family: 'network',
