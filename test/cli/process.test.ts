@@ -55,7 +55,10 @@ describe('karpenter-doctor analyze --follow', () => {
     expect(run.child.exitCode).toBeNull();
 
     run.child.stdin.write(`${subnetExhaustionLine('subnet-0b2c3d4e5f6071829', 'default-2')}\n`);
-    await run.until(/escalated: subnets now subnet-0a1b2c3d4e5f60718, subnet-0b2c3d4e5f6071829/);
+    // On escalation only what changed is printed, not the whole finding again.
+    await run.until(
+      /ESCALATED CRITICAL Subnets are out of free IP addresses\n {2}new +subnets subnet-0b2c3d4e5f6071829 \(now 2\)/,
+    );
     expect(run.child.exitCode).toBeNull();
 
     run.child.stdin.end();

@@ -50,7 +50,7 @@ describe('the settings fast check', () => {
           { ...prod, account: '444455556666', filterPattern: '?ERROR ?Warning', systemNodegroup: 'system' },
           { ...prod, discoveryTag: { key: 'example.com/karpenter', value: 'x' }, systemAutoScalingGroup: 'asg-1' },
         ],
-        remediation: { requestQuotaIncrease: { mode: 'dry-run', maxValue: 0.5 } },
+        remediation: { requestQuotaIncrease: { mode: 'dry-run', maxValue: 256 } },
       }),
     ],
   ])('accepts what the stack writes: %s', (_, document) => {

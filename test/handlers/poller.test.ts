@@ -85,7 +85,7 @@ describe('the poller', () => {
 
   it('counts a failure the log path reported already in the same incident, with no second notice', async () => {
     const fromLog = await analyzeSubscription(
-      awslogsEvent([subnetExhaustionLine(SUBNET)], { logGroup: '/aws/containerinsights/prod/application' }),
+      awslogsEvent([subnetExhaustionLine(SUBNET)], { logGroup: '/eks/prod/karpenter' }),
       ANALYZER_CONTEXT,
       deps(),
     );

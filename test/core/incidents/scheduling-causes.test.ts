@@ -89,7 +89,9 @@ describe('a scheduling event with two reasons', () => {
     expect(finding.diagnosis).toMatch(/taint dedicated=batch the pods do not tolerate/);
     const also = finding.remediation.filter((step) => step.title.startsWith('Also ('));
     expect(also).toHaveLength(1);
-    expect(also[0]!.detail).toContain('key: "dedicated"');
+    // The taint's own first step: the read-only check of which NodePool should take the pods.
+    expect(also[0]!.title).toMatch(/^Also \(pods do not tolerate the taints/);
+    expect(also[0]!.commands.join('\n')).toMatch(/kubectl get nodepools/);
   });
 
   it('keeps a finding without causes free of the causes field', () => {

@@ -106,6 +106,10 @@ export default defineRule({
   examples: {
     fires: [
       {
+        line: '"error": "creating machine, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-a to satisfy the requested number of instances"',
+        source: seedSection(11),
+      },
+      {
         line: '{"level":"error","ts":"2022-02-01T00:15:06.311Z","caller":"ipamd/ipamd.go:653","msg":"Unable to attach IPs/Prefixes for the ENI, subnet doesn\'t seem to have enough IPs/Prefixes. Consider using new subnet or carve a reserved range using create-subnet-cidr-reservation"}',
         source: 'https://github.com/aws/amazon-vpc-cni-k8s/issues/1836 (train-230, ipamd follow-up line)',
       },
@@ -131,10 +135,6 @@ export default defineRule({
         line: 'kube-system   1m   Warning   FailedCreatePodSandBox   pod/web-7f9c-x2x4q   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "0f46": plugin type="calico" failed (add): failed to request IPv4 addresses: Assigned 0 out of 1 requested IPv4 addresses; No IPs available in pools: [10.244.0.0/16]',
         source:
           'constructed from projectcalico/calico@87c15906:cni-plugin/pkg/ipamplugin/ipam_plugin.go "failed to request IPv4 addresses: %w", "No IPs available in pools: %v"',
-      },
-      {
-        line: '"error": "creating machine, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-a to satisfy the requested number of instances"',
-        source: seedSection(11),
       },
       {
         line: ' ERROR   controller.provisioner  launching machine, creating cloud provider instance, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-0783288fba3453a60\' to satisfy the requested number of instances.; launching machine, creating cloud provider instance, creating instance, with fleet error(s), InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet \'subnet-0783288fba3453a60\' to satisfy the requested number of instances.        {"commit": "5a7faa0-dirty"}',
