@@ -57,7 +57,9 @@ describe('the bundled analyzer', () => {
   });
 
   it('handles a batch without an incident without loading the AWS half, zod or node:crypto', () => {
-    const event = awslogsEvent(['{"level":"INFO","message":"discovered subnets","subnets":["subnet-1"]}']);
+    const event = awslogsEvent(['{"level":"INFO","message":"discovered subnets","subnets":["subnet-1"]}'], {
+      logGroup: '/aws/containerinsights/prod/application',
+    });
     const script = `
       const { handler } = require(${JSON.stringify(join(dir, 'index.js'))});
       handler(${JSON.stringify(event)}, { invokedFunctionArn: 'arn:aws:lambda:us-east-1:111122223333:function:a', getRemainingTimeInMillis: () => 60000 })

@@ -3,7 +3,7 @@ import { denyingEc2Endpoint, type DenyingEndpoint } from './support/deny';
 import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
 import { useDeployment } from './support/use-deployment';
-import { delivery, Network } from './support/world';
+import { delivery, Network, fromKarpenterPod } from './support/world';
 
 /**
  * The analyzer's role may not describe subnets (a policy was narrowed, an SCP denies it): EC2 answers
@@ -31,7 +31,9 @@ describe('enrichment denied', () => {
     const analyzer = env.aws.fn('Analyzer', { AWS_ENDPOINT_URL_EC2: deny.endpoint });
 
     const invocation = await analyzer.invoke(
-      delivery(env.aws, '/aws/containerinsights/prod/application', [subnetExhaustionLine(dry)], { owner: ACCOUNT }),
+      delivery(env.aws, '/aws/containerinsights/prod/application', [fromKarpenterPod(subnetExhaustionLine(dry))], {
+        owner: ACCOUNT,
+      }),
     );
 
     expect(invocation).toMatchObject({ ok: true });

@@ -17,7 +17,7 @@ import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testObservability } from '../support/aws';
 import { CREDENTIALS, REGION, startMoto, type Moto } from './support/moto';
-import { Network } from './support/world';
+import { Network, fromKarpenterPod } from './support/world';
 
 /**
  * The organisation path on the wire: CloudWatch Logs documents of three spoke accounts put into a
@@ -140,7 +140,11 @@ describe('the organisation stream on the emulator', () => {
 
     const records = [
       ...SPOKES.map(
-        (account) => awslogsEvent([subnetExhaustionLine(dry.get(account)!)], { owner: account }).awslogs.data,
+        (account) =>
+          awslogsEvent([fromKarpenterPod(subnetExhaustionLine(dry.get(account)!))], {
+            owner: account,
+            logGroup: '/aws/containerinsights/prod/application',
+          }).awslogs.data,
       ),
       Buffer.from('not gzip at all').toString('base64'),
       controlMessageEvent().awslogs.data,

@@ -3,7 +3,7 @@ import type { DeliveredEvent } from './support/deploy';
 import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
 import { useDeployment } from './support/use-deployment';
-import { delivery, Network } from './support/world';
+import { delivery, Network, fromKarpenterPod } from './support/world';
 
 /**
  * The scenario of record, on the wire: the bundled analyzer of a real `cdk synth` of the example
@@ -32,7 +32,7 @@ describe('a subnet runs dry', () => {
 
     const invocation = await env.aws
       .fn('Analyzer')
-      .invoke(delivery(env.aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT }));
+      .invoke(delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(dry))], { owner: ACCOUNT }));
 
     expect(invocation).toMatchObject({ ok: true });
     const notices = await env.aws.notices.take();
@@ -58,7 +58,7 @@ describe('a subnet runs dry', () => {
   it('sends nothing when the same delivery comes again', async () => {
     const dry = await network.subnet('10.0.1.0/28', `${REGION}a`, discovery);
     await network.exhaust(dry);
-    const event = delivery(env.aws, logGroup, [subnetExhaustionLine(dry)], { owner: ACCOUNT });
+    const event = delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(dry))], { owner: ACCOUNT });
     expect(await env.aws.fn('Analyzer').invoke(event)).toMatchObject({ ok: true });
     expect(await env.aws.notices.take()).toHaveLength(1);
     expect(findingEvents(await env.aws.events.take())).toHaveLength(1);
@@ -76,9 +76,12 @@ describe('a subnet runs dry', () => {
     await network.exhaust(second);
     const t0 = Date.now();
     const analyzer = env.aws.fn('Analyzer');
-    await analyzer.invoke(delivery(env.aws, logGroup, [subnetExhaustionLine(first)], { owner: ACCOUNT, startMs: t0 }), {
-      at: t0,
-    });
+    await analyzer.invoke(
+      delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(first))], { owner: ACCOUNT, startMs: t0 }),
+      {
+        at: t0,
+      },
+    );
     const [opened] = await env.aws.notices.take();
     await env.aws.events.take();
 
@@ -86,7 +89,7 @@ describe('a subnet runs dry', () => {
     const later = t0 + 6 * 60_000;
     const lines = [subnetExhaustionLine(second, 'default-k2x8p'), subnetExhaustionLine(first, 'default-q7m2d')];
     const again = await analyzer.invoke(
-      delivery(env.aws, logGroup, lines, { owner: ACCOUNT, startMs: later, firstId: 100 }),
+      delivery(env.aws, logGroup, lines.map(fromKarpenterPod), { owner: ACCOUNT, startMs: later, firstId: 100 }),
       { at: later },
     );
 
@@ -101,7 +104,11 @@ describe('a subnet runs dry', () => {
 
     // The same lines once more, a minute later: within the suppression window, nothing new to tell.
     await analyzer.invoke(
-      delivery(env.aws, logGroup, lines, { owner: ACCOUNT, startMs: later + 60_000, firstId: 200 }),
+      delivery(env.aws, logGroup, lines.map(fromKarpenterPod), {
+        owner: ACCOUNT,
+        startMs: later + 60_000,
+        firstId: 200,
+      }),
       {
         at: later + 60_000,
       },

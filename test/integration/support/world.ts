@@ -151,3 +151,17 @@ export function scheduledEvent(deployment: Deployment, at: number): unknown {
     input.replaceAll('<aws.scheduler.scheduled-time>', new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z')),
   );
 }
+
+/** A Karpenter controller line as Container Insights' Fluent Bit ships it to the application group. */
+export const fromKarpenterPod = (line: string): string =>
+  JSON.stringify({
+    time: '2026-11-28T02:20:49.824Z',
+    stream: 'stderr',
+    log: line,
+    kubernetes: {
+      pod_name: 'karpenter-6d8f7b9c54-8zr7n',
+      namespace_name: 'kube-system',
+      container_name: 'controller',
+      host: 'ip-10-0-12-4.eu-west-1.compute.internal',
+    },
+  });
