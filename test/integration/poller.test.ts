@@ -104,15 +104,13 @@ describe('a subnet runs dry, seen by the poller', () => {
     const dry = await drySubnet();
     const t0 = Date.now();
     const logGroup = '/aws/containerinsights/prod/application';
-    const fromLog = await env.aws
-      .fn('Analyzer')
-      .invoke(
-        delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(dry, CLAIM))], {
-          owner: ACCOUNT,
-          startMs: t0,
-        }),
-        { at: t0 },
-      );
+    const fromLog = await env.aws.fn('Analyzer').invoke(
+      delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(dry, CLAIM))], {
+        owner: ACCOUNT,
+        startMs: t0,
+      }),
+      { at: t0 },
+    );
     expect(fromLog).toMatchObject({ ok: true });
     const [opened] = await env.aws.notices.take();
     await env.aws.events.take();
