@@ -8,7 +8,7 @@ import { IncidentStore } from '../adapters/incident-store';
 import { enrichBudgetMs } from '../core/incidents/delivery-limits';
 import { scopeOfArn } from '../core/findings/bus-entries';
 import { type Due, resolveIncident } from '../core/incidents/lifecycle';
-import { analyzeSnapshot, type ClusterSnapshot, pollChanges } from '../core/state';
+import { analyzeSnapshot, type ClusterSnapshot, clusterSays, pollChanges } from '../core/state';
 import type { SubscriptionDocument } from '../core/decode/subscription-payload';
 import { type AwsClients, lazyAwsClients } from '../shared/aws-clients';
 import type { InvocationContext } from '../shared/invocation';
@@ -97,7 +97,8 @@ export async function pollCluster(
   for (const findingId of changes.cleared) {
     const state = await store.get(findingId);
     if (state?.status !== 'open') continue;
-    const resolved = resolveIncident(state, now).state;
+    // Resolved by what the cluster says now, not by the quiet window: the notice says which.
+    const resolved = resolveIncident(state, now, clusterSays(state.entities, snapshot)).state;
     if (!(await store.putIfVersion(resolved, state.version))) continue;
     result.resolved.push(findingId);
     due.push({ state: resolved, notify: resolved.pending! });

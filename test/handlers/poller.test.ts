@@ -1,3 +1,4 @@
+import { PublishCommand } from '@aws-sdk/client-sns';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { readClusterSnapshot } from '../../lambdas/adapters/cluster-state';
 import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
@@ -77,6 +78,15 @@ describe('the poller', () => {
       ['subnet-ip-exhaustion', 'open'],
       ['subnet-ip-exhaustion', 'resolved'],
     ]);
+    // Resolved because the cluster says so, not because it went quiet: the notice says what it says now.
+    const stored = await new IncidentStore(aws.dynamo.doc, aws.tableName).get(first.notified[0]!);
+    expect(stored?.pending).toMatchObject({
+      reason: 'resolved',
+      said: 'NodeClaim default-x7k2p: Launched=True; NodePool default: Ready=True',
+    });
+    const email = String(JSON.parse(aws.sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email);
+    expect(email).toContain('  now      NodeClaim default-x7k2p: Launched=True');
+    expect(email).not.toContain('resolve window');
 
     clock = T0 + 180_000;
     await poll(3);

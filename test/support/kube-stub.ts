@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -348,6 +349,8 @@ export interface KubeStubOptions {
   omit?: string[];
   /** `groupVersion/resource` lists refused with 403 Forbidden, as RBAC refuses them. */
   forbidden?: string[];
+  /** Serve HTTPS with this key and certificate (PEM), as an EKS API endpoint does; plain HTTP when absent. */
+  tls?: { key: string; cert: string };
 }
 
 export interface KubeStub {
@@ -363,15 +366,16 @@ export async function startKubeStub(options: KubeStubOptions = {}): Promise<Kube
   const requests: string[] = [];
   const authorizations: string[] = [];
   const deleted = new Set<string>();
-  const server: Server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     req.on('end', () => handle(req, body, res, requests, deleted, options, authorizations));
-  });
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     authorizations,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

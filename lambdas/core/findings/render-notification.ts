@@ -34,7 +34,7 @@ const defaultNotice = (finding: Finding): NoticeOf => ({ kind: finding.status ==
 
 /** Plain-text email body: the first screen, the fix step by step, then where the finding came from. */
 export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
-  if (notice.kind === 'resolved') return resolvedTextOf(finding);
+  if (notice.kind === 'resolved') return resolvedTextOf(finding, notice.changed);
   const header =
     notice.kind === 'escalated' ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`] : [];
   return [
@@ -45,14 +45,17 @@ export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(f
   ].join('\n');
 }
 
-/** The short notice that an incident has gone quiet: what it was, the subnets now, how long, how often. */
-export function resolvedTextOf(finding: Finding): string {
+/**
+ * The short notice that an incident is over: what it was, how long, how often, why it is over (quiet
+ * for the resolve window, or what the cluster says now) and the subnets now.
+ */
+export function resolvedTextOf(finding: Finding, said?: string): string {
   const span = finding.firstSeen && finding.lastSeen ? `${finding.firstSeen} → ${finding.lastSeen}` : 'unknown';
-  const now = resolvedFacts(finding);
+  const now = [...(said === undefined ? [] : [sanitizeLine(said, 300)]), ...resolvedFacts(finding)];
   return [
     `RESOLVED ${finding.title}`,
     `  cluster  ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
-    `  lasted   ${durationOf(finding.firstSeen, finding.lastSeen)}, then nothing more was seen for the resolve window`,
+    `  lasted   ${durationOf(finding.firstSeen, finding.lastSeen)}, then ${said === undefined ? 'nothing more was seen for the resolve window' : "the cluster's state no longer showed it"}`,
     ...now.map((line, i) => `${i === 0 ? '  now      ' : '           '}${line}`),
     '',
     `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,

@@ -13,7 +13,7 @@ import { SEVERITIES, type Entities, type EntityKind, type Severity } from '../mo
  */
 
 /** Why a notification goes out. */
-export type NotifyReason = 'new' | 'reopened' | 'interval' | 'severity' | 'affected' | 'quiet';
+export type NotifyReason = 'new' | 'reopened' | 'interval' | 'severity' | 'affected' | 'quiet' | 'resolved';
 
 /** A notification that was decided but is not yet fully published. */
 export interface PendingNotification {
@@ -27,6 +27,8 @@ export interface PendingNotification {
   eventsDone: boolean;
   /** When a later delivery or the sweep took the unfinished notification over (epoch ms). */
   claimedAt?: number;
+  /** For a resolution the cluster stated (reason `resolved`): what it says now (`Launched=True`). */
+  said?: string;
 }
 
 /** What the store keeps for one finding key. */
@@ -271,16 +273,20 @@ export function takeOverPending(state: IncidentState, now: number): Advance | un
   };
 }
 
-/** The resolved state of an incident, with the resolved notice pending. */
-export function resolveIncident(state: IncidentState, now: number): Advance {
+/**
+ * The resolved state of an incident, with the resolved notice pending: `quiet` after the resolve
+ * window, or `resolved` with what the cluster says now when its own state shows the recovery.
+ */
+export function resolveIncident(state: IncidentState, now: number, said?: string): Advance {
   const generation = (state.notified?.generation ?? 0) + 1;
   const notify: PendingNotification = {
     generation,
     batchId: SWEEP_BATCH,
     status: 'resolved',
-    reason: 'quiet',
+    reason: said === undefined ? 'quiet' : 'resolved',
     snsDone: false,
     eventsDone: false,
+    ...(said === undefined ? {} : { said }),
   };
   return {
     state: {

@@ -14,7 +14,7 @@ export interface NoticeOf {
   kind: NoticeKind;
   /** The incident's notification count: with the finding id, a unique id per publish. */
   generation?: number;
-  /** What changed since the last notice, for an escalation. */
+  /** What changed since the last notice: for an escalation, or what the cluster says now for a resolution. */
   changed?: string;
 }
 
@@ -41,7 +41,9 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
   const description =
     notice.kind === 'resolved'
       ? [
-          `*Resolved*: nothing more seen since ${chatText(finding.lastSeen ?? 'unknown')}.`,
+          notice.changed === undefined
+            ? `*Resolved*: nothing more seen since ${chatText(finding.lastSeen ?? 'unknown')}.`
+            : `*Resolved*: the cluster now says ${chatText(notice.changed)}.`,
           ...resolvedFacts(finding).map((l) => `• ${chatText(l)}`),
         ].join('\n')
       : [

@@ -10,7 +10,8 @@ export function noticeOfDue(
   notify: PendingNotification,
 ): NoticeOf {
   const generation = notify.generation;
-  if (notify.status === 'resolved') return { kind: 'resolved', generation };
+  if (notify.status === 'resolved')
+    return { kind: 'resolved', generation, ...(notify.said === undefined ? {} : { changed: notify.said }) };
   if (notify.reason === 'severity') return { kind: 'escalated', generation, changed: `severity now ${state.severity}` };
   if (notify.reason === 'affected') {
     const shown = state.affected.slice(-3).join(', ');

@@ -35,4 +35,4 @@ export function analyzeSnapshot(
     pendingPods: snapshot.pods.length,
   };
 }
-export { pollChanges, type PollChanges } from './poll';
+export { clusterSays, pollChanges, type PollChanges } from './poll';

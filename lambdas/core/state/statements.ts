@@ -10,7 +10,7 @@ import { type ClusterSnapshot, type Condition, isObject, type ObjectView, string
  */
 
 /** The conditions read on each kind, and which of them state a failure when False. */
-const CONDITIONS_OF: Readonly<Record<string, readonly string[]>> = {
+export const CONDITIONS_OF: Readonly<Record<string, readonly string[]>> = {
   NodeClaim: ['Launched', 'Registered', 'Initialized', 'Ready'],
   NodePool: ['Ready', 'NodeRegistrationHealthy', 'ValidationSucceeded', 'NodeClassReady'],
   EC2NodeClass: [

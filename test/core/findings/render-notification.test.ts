@@ -6,6 +6,7 @@ import {
   chatNotificationOf,
   emailTextOf,
   MAX_SNS_MESSAGE_BYTES,
+  resolvedTextOf,
   snsNotificationOf,
   subjectOf,
 } from '../../../lambdas/core/findings/render-notification';
@@ -81,5 +82,36 @@ describe('notifications', () => {
     const sns = snsNotificationOf(bloated);
     expect(Buffer.byteLength(sns.message, 'utf8')).toBeLessThanOrEqual(MAX_SNS_MESSAGE_BYTES);
     expect(JSON.parse(JSON.parse(sns.message).default).rule).toBe('subnet-ip-exhaustion');
+  });
+});
+
+describe('resolved notices', () => {
+  const finding = { ...findingFrom([subnetLine('subnet-0783288fba3453a60')]), status: 'resolved' as const };
+  it.each<[string, string | undefined, string[], string[]]>([
+    [
+      'quiet for the resolve window (the sweep)',
+      undefined,
+      ['then nothing more was seen for the resolve window'],
+      ['*Resolved*: nothing more seen since'],
+    ],
+    [
+      'stated over by the cluster (the poller)',
+      'NodeClaim default-x7k2p: Launched=True',
+      ["then the cluster's state no longer showed it", '  now      NodeClaim default-x7k2p: Launched=True'],
+      ['*Resolved*: the cluster now says NodeClaim default-x7k2p: Launched=True.'],
+    ],
+  ])('say why the incident is over when %s', (_, said, email, chat) => {
+    const notice = { kind: 'resolved' as const, generation: 2, ...(said === undefined ? {} : { changed: said }) };
+    const text = emailTextOf(finding, notice);
+    expect(text).toBe(resolvedTextOf(finding, said));
+    for (const line of email) expect(text).toContain(line);
+    const description = String((chatNotificationOf(finding, notice).content as { description: string }).description);
+    for (const line of chat) expect(description).toContain(line);
+  });
+
+  it('removes control characters from what the cluster says', () => {
+    expect(resolvedTextOf(finding, 'NodeClaim a\u001b[31m: Launched=True\r\nBcc: x')).not.toMatch(
+      /[\u0000-\u0009\u000b-\u001f]/,
+    );
   });
 });

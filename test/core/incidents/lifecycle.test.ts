@@ -1,9 +1,11 @@
 import type { Incident } from '../../../lambdas/core/incidents/aggregate';
+import { noticeOfDue } from '../../../lambdas/core/notice/kind';
 import {
   advanceIncident,
   DEFAULT_POLICY,
   incidentOf,
   MAX_BATCHES,
+  resolveIncident,
   sweepAction,
   TAKEOVER_AFTER_MS,
   takeOverPending,
@@ -263,5 +265,26 @@ describe('advanceIncident', () => {
       expect(sweepAction(taken.state, T0 + TAKEOVER_AFTER_MS + MINUTE, DEFAULT_POLICY)).toBe('keep');
       expect(takeOverPending(sent(state), T0 + TAKEOVER_AFTER_MS)).toBeUndefined();
     });
+  });
+});
+
+describe('resolveIncident', () => {
+  it.each<[string, string | undefined, object, object]>([
+    [
+      'the sweep, after the quiet window',
+      undefined,
+      { reason: 'quiet', status: 'resolved', generation: 2 },
+      { kind: 'resolved', generation: 2 },
+    ],
+    [
+      'the poller, when the cluster says the failure is over',
+      'NodeClaim default-x7k2p: Launched=True',
+      { reason: 'resolved', said: 'NodeClaim default-x7k2p: Launched=True', status: 'resolved', generation: 2 },
+      { kind: 'resolved', generation: 2, changed: 'NodeClaim default-x7k2p: Launched=True' },
+    ],
+  ])('resolves with the reason of %s, and the notice tells it', (_, said, pending, notice) => {
+    const { state } = resolveIncident(opened(), T0 + 5 * MINUTE, said);
+    expect(state).toMatchObject({ status: 'resolved', resolvedAt: T0 + 5 * MINUTE, pending });
+    expect(noticeOfDue(state, state.pending!)).toEqual(notice);
   });
 });

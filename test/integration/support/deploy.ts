@@ -149,6 +149,8 @@ const NOT_CREATED: Record<string, string> = {
   'AWS::Scheduler::Schedule': 'the tests invoke the headroom function as the schedule would, at a time they choose',
   'AWS::CloudWatch::Alarm': 'alarms watch metrics of the real service; checked by the stack unit tests',
   'AWS::CloudWatch::Dashboard': 'as AWS::CloudWatch::Alarm',
+  'AWS::EKS::AccessEntry':
+    'moto has no EKS access entries; the tests check the token the poller signs, and the stack unit tests the entry',
   'AWS::CDK::Metadata': 'CDK bookkeeping',
 };
 

@@ -29,10 +29,11 @@ export interface SynthesizedStack {
 
 export const STACK_NAME = 'KarpenterDoctor';
 
-/** The configurations the suite synthesizes; global setup synthesizes both before the tests start. */
+/** The configurations the suite synthesizes; global setup synthesizes them all before the tests start. */
 export const CONFIGS = {
   example: join(ROOT, 'config', 'karpenter-doctor.example.jsonc'),
   maximal: join(ROOT, 'test', 'integration', 'configs', 'maximal.jsonc'),
+  polled: join(ROOT, 'test', 'integration', 'configs', 'polled.jsonc'),
 } as const;
 
 /** Where this run keeps its synthesized apps; set by global setup, removed by global teardown. */
