@@ -54,23 +54,13 @@ export class AutoModeLogDelivery extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    const policy = deliveryPolicyOf(stack);
-    policy.document.addStatements(
-      new PolicyStatement({
-        principals: [new ServicePrincipal('delivery.logs.amazonaws.com')],
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [
-          stack.formatArn({
-            service: 'logs',
-            resource: 'log-group',
-            resourceName: `${props.logGroupName}:log-stream:*`,
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-        conditions: {
-          StringEquals: { 'aws:SourceAccount': stack.account },
-          ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'logs', resource: '*' }) },
-        },
+    const { policy, statement } = deliveryPolicyOf(stack);
+    statement.addResources(
+      stack.formatArn({
+        service: 'logs',
+        resource: 'log-group',
+        resourceName: `${props.logGroupName}:log-stream:*`,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
       }),
     );
 
@@ -98,24 +88,53 @@ export class AutoModeLogDelivery extends Construct {
   }
 }
 
-/** The stack's one delivery policy, created with its first statement. */
-function deliveryPolicyOf(stack: Stack): ResourcePolicy {
-  const found = stack.node.tryFindChild(POLICY_ID) as ResourcePolicy | undefined;
+const policies = new WeakMap<Stack, { policy: ResourcePolicy; statement: PolicyStatement }>();
+
+/** The stack's one delivery policy and its one statement, to which each group adds its streams. */
+function deliveryPolicyOf(stack: Stack): { policy: ResourcePolicy; statement: PolicyStatement } {
+  const found = policies.get(stack);
   if (found) return found;
-  const policy = new ResourcePolicy(stack, POLICY_ID);
+  const statement = new PolicyStatement({
+    principals: [new ServicePrincipal('delivery.logs.amazonaws.com')],
+    actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+    conditions: {
+      StringEquals: { 'aws:SourceAccount': stack.account },
+      ArnLike: { 'aws:SourceArn': stack.formatArn({ service: 'logs', resource: '*' }) },
+    },
+  });
+  const policy = new ResourcePolicy(stack, POLICY_ID, { policyStatements: [statement] });
   stack.node.addValidation({
     validate: () => {
-      const chars = JSON.stringify(stack.resolve(policy.document.toJSON())).length;
-      // Unresolved pseudo-parameters (partition, region, account) stand for at most about 40 characters each.
-      const estimate = chars + policy.document.statementCount * 3 * 40;
+      const estimate = JSON.stringify(deployedForm(stack.resolve(policy.document.toJSON()))).length;
       return estimate > MAX_RESOURCE_POLICY_CHARS
         ? [
-            `${POLICY_ID}: the Auto Mode log groups of ${policy.document.statementCount} clusters need a resource policy of about ${estimate} characters; CloudWatch Logs allows ${MAX_RESOURCE_POLICY_CHARS}. Create the deliveries of fewer clusters in this stack`,
+            `${POLICY_ID}: the Auto Mode log groups of ${statement.resources.length} clusters need a resource policy of about ${estimate} characters; CloudWatch Logs allows ${MAX_RESOURCE_POLICY_CHARS}. Create the deliveries of fewer clusters in this stack, or give them shorter log group names`,
           ]
         : [];
     },
   });
-  return policy;
+  const created = { policy, statement };
+  policies.set(stack, created);
+  return created;
+}
+
+/** The longest value each pseudo-parameter of an environment-agnostic stack takes once deployed. */
+const PSEUDO_LENGTHS: Readonly<Record<string, number>> = {
+  'AWS::Partition': 10,
+  'AWS::Region': 14,
+  'AWS::AccountId': 12,
+  'AWS::URLSuffix': 16,
+};
+
+/** A resolved document as CloudFormation writes it: joins joined, references at their longest. */
+function deployedForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deployedForm);
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  if (typeof record.Ref === 'string') return 'x'.repeat(PSEUDO_LENGTHS[record.Ref] ?? 64);
+  const join = record['Fn::Join'] as [string, unknown[]] | undefined;
+  if (join) return join[1].map((part) => String(deployedForm(part))).join(join[0]);
+  return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, deployedForm(item)]));
 }
 
 /** A name CloudWatch Logs accepts (letters, digits, `-`, `_`; at most 60), unique in the account through the construct path. */

@@ -143,3 +143,27 @@ describe('AutoModeLogDelivery, with the account policy', () => {
     template.resourceCountIs('AWS::Logs::Delivery', 1);
   });
 });
+
+describe('AutoModeLogDelivery, many clusters', () => {
+  const clusters = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({
+      name: `auto-mode-cluster-${String(i).padStart(3, '0')}`,
+      autoModeLogs: {},
+    }));
+
+  it('lets every created group share one statement of the one resource policy', () => {
+    const { template } = synth(parseConfig({ clusters: clusters(30) }, 't'));
+    const [policy] = Object.values(template.findResources('AWS::Logs::ResourcePolicy')) as Array<{
+      Properties: { PolicyDocument: unknown };
+    }>;
+    const document = JSON.stringify(policy!.Properties.PolicyDocument);
+    expect(document.match(/"Sid"|\\"Effect\\"/g)).toHaveLength(1);
+    expect(document.match(/:log-stream:\*/g)).toHaveLength(30);
+  });
+
+  it('fails the synth, saying why, when the resource policy would pass 5,120 characters', () => {
+    expect(() => synth(parseConfig({ clusters: clusters(60) }, 't'))).toThrow(
+      /AutoModeLogsDeliveryPolicy: the Auto Mode log groups of 60 clusters need a resource policy of about \d+ characters; CloudWatch Logs allows 5120/,
+    );
+  });
+});
