@@ -9,6 +9,7 @@ import {
 import { clusterKeysUnique } from './cluster-key';
 import { filterPatternProblems } from './filter-pattern';
 import { pollAccountProblem, pollProblems } from './poll';
+import { logSourceProblems, subscribedLogGroupsOf } from './auto-mode-logs';
 import { PLAN_MODES, REMEDIATION_MODES } from './remediation';
 
 /**
@@ -94,6 +95,14 @@ export const pollSchema = z
     for (const [field, message] of pollProblems(poll)) context.addIssue({ code: 'custom', path: [field], message });
   });
 
+/** EKS Auto Mode's compute log delivery, created by the stack (contracts/auto-mode-logs.ts, docs/auto-mode.md). */
+export const autoModeLogsSchema = z.strictObject({
+  /** Created when the block is given; false keeps the block but creates (and subscribes) nothing. */
+  create: z.boolean().default(true),
+  /** @default /aws/vendedlogs/eks/<cluster>/auto-mode-compute */
+  logGroupName: z.string().regex(LOG_GROUP_NAME, { error: 'expected a CloudWatch Logs log group name' }).optional(),
+});
+
 export const clusterSchema = z
   .strictObject({
     name: z.string().regex(CLUSTER_NAME, {
@@ -107,7 +116,8 @@ export const clusterSchema = z
           error: 'expected a CloudWatch Logs log group name, or a name prefix ending in * (account policy only)',
         }),
       )
-      .min(1, { error: 'expected at least one log group that holds Karpenter logs or Kubernetes events' }),
+      // At least one, counting the Auto Mode group (logSourceProblems below).
+      .default([]),
     /** Checked with the cluster's name below (filterPatternProblems). */
     filterPattern: z.string({ error: 'expected a CloudWatch Logs filter pattern, as a string' }).optional(),
     systemNodegroup: z.string().regex(GROUP_NAME, { error: 'expected a managed node group name' }).optional(),
@@ -119,8 +129,11 @@ export const clusterSchema = z
       })
       .optional(),
     poll: pollSchema.optional(),
+    autoModeLogs: autoModeLogsSchema.optional(),
   })
   .superRefine((cluster, context) => {
+    for (const [field, message] of logSourceProblems(cluster))
+      context.addIssue({ code: 'custom', path: [field], input: cluster[field as 'logGroups'], message });
     const accountProblem = pollAccountProblem(cluster);
     if (accountProblem) context.addIssue({ code: 'custom', path: ['poll'], message: accountProblem });
     if (cluster.filterPattern === undefined) return;
@@ -311,11 +324,16 @@ export const configSchema = z
             'expected no filter pattern per cluster with subscriptions.mode "account-policy", which has one for every log group (subscriptions.filterPattern)',
         });
       }
-      cluster.logGroups.forEach((group, groupIndex) => {
+      // The Auto Mode group the stack creates comes last: it is subscribed like the listed ones.
+      const pathOf = (groupIndex: number) =>
+        groupIndex < cluster.logGroups.length
+          ? ['clusters', index, 'logGroups', groupIndex]
+          : ['clusters', index, 'autoModeLogs'];
+      subscribedLogGroupsOf(cluster).forEach((group, groupIndex) => {
         if (group.endsWith('*') && config.subscriptions.mode === 'log-groups') {
           context.addIssue({
             code: 'custom',
-            path: ['clusters', index, 'logGroups', groupIndex],
+            path: pathOf(groupIndex),
             input: group,
             message:
               'expected a log group name: a pattern can only be subscribed by the account policy (subscriptions.mode "auto" or "account-policy")',
@@ -327,7 +345,7 @@ export const configSchema = z
         if (owner !== undefined) {
           context.addIssue({
             code: 'custom',
-            path: ['clusters', index, 'logGroups', groupIndex],
+            path: pathOf(groupIndex),
             input: group,
             message: `expected each log group once; it is already subscribed for cluster ${owner}`,
           });
@@ -336,7 +354,7 @@ export const configSchema = z
         if (/^\/aws\/lambda\/.*karpenter-?doctor/i.test(group)) {
           context.addIssue({
             code: 'custom',
-            path: ['clusters', index, 'logGroups', groupIndex],
+            path: pathOf(groupIndex),
             input: group,
             message:
               "expected a log group of Karpenter or Kubernetes, not one of karpenter-doctor's own functions (it would feed on itself)",

@@ -1,6 +1,7 @@
 import { filterPatternProblems } from './filter-pattern';
 import { type PollPlacement, pollAccountProblem, pollProblems } from './poll';
 import { clusterKeysUnique } from './cluster-key';
+import { logSourceProblems } from './auto-mode-logs';
 import { FUNCTION_SETTINGS_JSON_SCHEMA } from './settings-schema.generated';
 import type { FunctionSettings } from './settings';
 
@@ -81,9 +82,12 @@ export const REFINEMENTS: Readonly<Record<string, (value: never) => boolean>> = 
     account?: string;
     filterPattern?: string;
     poll?: PollPlacement;
+    logGroups?: string[];
+    autoModeLogs?: { create?: boolean; logGroupName?: string };
   }) =>
     (cluster.filterPattern === undefined || filterPatternProblems(cluster.filterPattern).length === 0) &&
-    pollAccountProblem(cluster) === undefined,
+    pollAccountProblem(cluster) === undefined &&
+    logSourceProblems(cluster).length === 0,
   '/properties/clusters/items/properties/poll': (poll: PollPlacement) => pollProblems(poll).length === 0,
 };
 

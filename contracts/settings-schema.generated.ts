@@ -20,7 +20,7 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             "pattern": "^\\d{12}$"
           },
           "logGroups": {
-            "minItems": 1,
+            "default": [],
             "type": "array",
             "items": {
               "type": "string",
@@ -102,6 +102,23 @@ export const FUNCTION_SETTINGS_JSON_SCHEMA = {
             ],
             "additionalProperties": false,
             "refinement": "/properties/clusters/items/properties/poll"
+          },
+          "autoModeLogs": {
+            "type": "object",
+            "properties": {
+              "create": {
+                "default": true,
+                "type": "boolean"
+              },
+              "logGroupName": {
+                "type": "string",
+                "pattern": "^[\\w\\-/.#]{1,512}$"
+              }
+            },
+            "required": [
+              "create"
+            ],
+            "additionalProperties": false
           }
         },
         "required": [

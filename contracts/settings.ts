@@ -10,6 +10,7 @@ import {
   type KarpenterDoctorConfig,
 } from './config';
 import { SettingsError } from './settings-error';
+import { subscribedLogGroupsOf } from './auto-mode-logs';
 
 export { SettingsError };
 
@@ -38,7 +39,9 @@ export const SETTINGS_FILE = 'settings.json';
 
 /** The settings of a validated configuration, as the stack writes them for every function. */
 export function functionSettingsOf(config: KarpenterDoctorConfig): FunctionSettings {
-  const { clusters, windows, notifications, karpenterSources, headroom, remediation } = config;
+  const { windows, notifications, karpenterSources, headroom, remediation } = config;
+  // The Auto Mode log group the stack creates is one of the cluster's groups to the analyzer.
+  const clusters = config.clusters.map((cluster) => ({ ...cluster, logGroups: subscribedLogGroupsOf(cluster) }));
   return { clusters, windows, notifications, karpenterSources, headroom, remediation };
 }
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { EventBus, type IEventBus } from 'aws-cdk-lib/aws-events';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { CfnSubscriptionFilter, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { KarpenterDoctorConfig, OrganizationConfig } from '../contracts/config';
 import { functionSettingsOf } from '../contracts/settings';
 import { AnalyzerFunction } from './constructs/analyzer-function';
+import { AutoModeLogDelivery } from './constructs/auto-mode-log-delivery';
 import { FindingsTopic } from './constructs/findings-topic';
 import { ClusterPoller } from './constructs/cluster-poller';
 import { HeadroomCheck } from './constructs/headroom-check';
@@ -16,6 +17,7 @@ import { Operations } from './constructs/operations';
 import { allowAssumingSpokeRole, OrganizationStream, type DestinationAudience } from './constructs/organization-stream';
 import { Remediation } from './constructs/remediation';
 import { EVENT_SOURCE } from '../contracts/events';
+import { autoModeLogGroupOf, createsAutoModeLogs, subscribedLogGroupsOf } from '../contracts/auto-mode-logs';
 import { ENRICHMENT_ROLE_NAME, REMEDIATION_ROLE_NAME } from '../contracts/organization';
 
 export interface KarpenterDoctorStackProps extends StackProps {
@@ -39,6 +41,8 @@ export class KarpenterDoctorStack extends Stack {
   public readonly headroom?: HeadroomCheck;
   /** One poller per cluster whose `poll` block is enabled, by cluster name. */
   public readonly pollers = new Map<string, ClusterPoller>();
+  /** The Auto Mode compute log delivery of each cluster with `autoModeLogs`, by cluster name. */
+  public readonly autoModeLogs = new Map<string, AutoModeLogDelivery>();
   /** Undefined while every remediation action is off. */
   public readonly remediation?: Remediation;
   /** The organisation's destination and stream; undefined without an `organization` section. */
@@ -75,13 +79,24 @@ export class KarpenterDoctorStack extends Stack {
     for (const cluster of config.clusters) {
       if (!cluster.poll?.enabled) continue;
       // The id follows the cluster name: reordering the clusters replaces no poller.
-      const id = `Poller${cluster.name.replace(/[^A-Za-z0-9]/g, '')}${createHash('sha256').update(cluster.name).digest('hex').slice(0, 6)}`;
+      const id = `Poller${constructIdOf(cluster.name)}`;
       this.pollers.set(cluster.name, new ClusterPoller(this, id, { ...wiring, settings, cluster }));
     }
     if (Object.values(config.remediation).some((action) => action.mode !== 'off')) {
       this.remediation = new Remediation(this, 'Remediation', { ...wiring, eventSource: EVENT_SOURCE, settings });
     }
 
+    for (const cluster of config.clusters) {
+      if (!createsAutoModeLogs(cluster)) continue;
+      this.autoModeLogs.set(
+        cluster.name,
+        new AutoModeLogDelivery(this, `AutoModeLogs${constructIdOf(cluster.name)}`, {
+          clusterName: cluster.name,
+          logGroupName: autoModeLogGroupOf(cluster),
+          retention: config.logRetentionDays as RetentionDays,
+        }),
+      );
+    }
     this.subscriptions = this.subscribeClustersOfThisAccount(config);
     this.operations = new Operations(this, 'Operations', {
       analyzer: this.analyzer.function,
@@ -108,18 +123,28 @@ export class KarpenterDoctorStack extends Stack {
    * the stack creates: they are the functions' own, and a function subscribed to its own log feeds on itself.
    */
   private subscribeClustersOfThisAccount(config: KarpenterDoctorConfig): LogSubscriptions {
+    const created = new Map([...this.autoModeLogs.values()].map((d) => [d.logGroup.node.path, d.logGroup]));
     const ownLogGroups = this.node
       .findAll()
-      .filter((c): c is LogGroup => c instanceof LogGroup)
+      .filter((c): c is LogGroup => c instanceof LogGroup && !created.has(c.node.path))
       .map((group) => group.logGroupName);
-    const local = config.clusters.filter((cluster) => cluster.account === undefined);
-    return new LogSubscriptions(this, 'Subscriptions', {
+    const local = config.clusters
+      .filter((cluster) => cluster.account === undefined)
+      .map((cluster) => ({ ...cluster, logGroups: subscribedLogGroupsOf(cluster) }));
+    const subscriptions = new LogSubscriptions(this, 'Subscriptions', {
       target: { function: this.analyzer.function },
       clusters: local,
       mode: subscriptionModeOf(local, config.subscriptions),
       exclude: [...ownLogGroups, ...config.subscriptions.exclude],
       filterPattern: config.subscriptions.filterPattern,
     });
+    // A group the stack creates is named, not referenced, by its filter: it must exist first.
+    const byName = new Map([...this.autoModeLogs.values()].map((d) => [d.logGroupName, d.logGroup]));
+    for (const filter of subscriptions.filters) {
+      const group = byName.get((filter.node.defaultChild as CfnSubscriptionFilter).logGroupName);
+      if (group) filter.node.addDependency(group);
+    }
+    return subscriptions;
   }
 
   /**
@@ -171,3 +196,7 @@ export class KarpenterDoctorStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: this.operations.dashboard.dashboardName });
   }
 }
+
+/** A construct id that follows a cluster's name: reordering the clusters replaces nothing. */
+const constructIdOf = (clusterName: string): string =>
+  `${clusterName.replace(/[^A-Za-z0-9]/g, '')}${createHash('sha256').update(clusterName).digest('hex').slice(0, 6)}`;

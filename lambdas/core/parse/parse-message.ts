@@ -225,6 +225,8 @@ function fromJsonObject(
   if (isEvent(value)) return fromEventObject(value, origin, source);
   const journal = journalLine(value);
   if (journal) return withHost(parseLine(journal.message, origin, source), journal.host, journal.unit);
+  const wrapped = wrappedRecord(value);
+  if (wrapped) return fromJsonObject(wrapped, raw, origin, source);
   const message = firstString(value.message, value.msg);
   const error = firstString(value.error, value.err);
   if (message !== undefined || error !== undefined || typeof value.level === 'string') {
@@ -265,6 +267,22 @@ function journalLine(value: Record<string, unknown>): { message: string; host?: 
     host: firstString(value.hostname, value._HOSTNAME, value.host),
     unit,
   };
+}
+
+/**
+ * A zap line (or an Event) inside a generic envelope, as a JSON log delivery may wrap it (EKS Auto
+ * Mode's vended logs have no public sample): the `message`, a JSON string or an object. Only one
+ * level: what it returns has a level, a logger or is an Event, which no envelope test matches again.
+ */
+function wrappedRecord(value: Record<string, unknown>): Record<string, unknown> | undefined {
+  if ('level' in value || 'logger' in value) return undefined;
+  let inner = value.message;
+  if (typeof inner === 'string') {
+    const trimmed = inner.trim();
+    inner = trimmed.startsWith('{') && trimmed.endsWith('}') ? tryJson(trimmed) : undefined;
+  }
+  if (!isObject(inner)) return undefined;
+  return typeof inner.level === 'string' || typeof inner.logger === 'string' || isEvent(inner) ? inner : undefined;
 }
 
 /** The record of a host's line, with the host and the writing unit kept as fields (a host is a node's name). */

@@ -63,7 +63,20 @@ export function looksLikeFailure(record: LogRecord): boolean {
   if (record.event?.type === 'Warning') return true;
   const error = record.fields.error ?? record.fields.err;
   if (typeof error === 'string' && error.trim() !== '') return true;
+  const unread = record.format === 'plain' || (record.format === 'zap-json' && record.level === undefined);
+  if (unread && isUnreadJsonFailure(record.text)) return true;
   return AWS_ERROR_SHAPE.test(record.text);
+}
+
+/**
+ * JSON in a shape the parser does not know (an unknown envelope, an array, a cut-off line) that
+ * carries a failure marker: it is counted, never dropped in silence.
+ */
+function isUnreadJsonFailure(text: string): boolean {
+  const first = text.trimStart().charAt(0);
+  if (first !== '{' && first !== '[') return false;
+  const plain = text.toLowerCase().replaceAll('\\"', '"');
+  return FAILURE_MARKERS.some((marker) => plain.includes(marker));
 }
 
 // Replacements that make one message of many: ids, addresses, names with generated suffixes, numbers.
