@@ -121,10 +121,20 @@ export class StreamingAnalyzer {
     };
   }
 
-  /** All the messages of one stream at once (a delivery); its last record is completed by `finish`. */
+  /**
+   * All the messages of one stream at once (a delivery); its last record is completed by `finish`.
+   * Stage by stage (parse all, classify all, count all, in order): each stage keeps its tables in cache.
+   */
   analyzeAll(messages: Iterable<RawMessage>): void {
-    const stream = this.stream();
-    for (const message of messages) stream.push(message);
+    const assembler = new RecordAssembler(this.prefilter);
+    this.streams.add(assembler);
+    const records: LogRecord[] = [];
+    for (const message of messages) {
+      const record = assembler.push(message);
+      if (record) records.push(record);
+    }
+    const signals = records.map((record) => this.classified(record));
+    for (let i = 0; i < records.length; i++) this.account(records[i]!, signals[i]);
   }
 
   /** The incident of a finding id as it stands now. */

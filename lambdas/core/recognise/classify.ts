@@ -175,10 +175,11 @@ function applyPolarity(
     return;
   }
   const transition = TRANSITION_GATES.some((gate) => hits.has(gate));
-  const phrases = [...hits].flatMap((fragment) => {
+  const phrases: Array<(typeof NODE_CONDITION_PHRASES)[string]> = [];
+  for (const fragment of hits) {
     const phrase = NODE_CONDITION_PHRASES[fragment];
-    return phrase ? [phrase] : [];
-  });
+    if (phrase) phrases.push(phrase);
+  }
   const statements = conditionStatements(record, lowerText, transition, phrases);
   if (statements.length === 0) return;
   const failing = new Set<RuleId>();

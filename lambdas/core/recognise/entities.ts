@@ -166,7 +166,7 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  for (const [kind, value] of textEntities(record.text, gates)) found.add(kind, value);
+  textEntities(record.text, gates, found);
   for (const namespace of karpenterNamespaces(record, found.values('serviceAccounts'))) {
     found.add('karpenterNamespaces', namespace);
   }
@@ -174,7 +174,7 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
     const workload = workloadOf(pod);
     if (workload) found.add('workloads', workload);
   }
-  if (found.values('nodepools').length === 0) {
+  if (found.count('nodepools') === 0) {
     for (const claim of found.values('nodeclaims')) {
       const pool = /^(.+)-[a-z0-9]{5}$/.exec(claim)?.[1];
       if (pool) found.add('nodepools', pool);
@@ -189,13 +189,13 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
  * compares the whole text, which cost more than the gated patterns it saved, and made the cost of a
  * delivery depend on how often its texts repeat (npm run bench, filtered stream).
  */
-function textEntities(text: string, gates?: ReadonlySet<string>): ReadonlyArray<readonly [EntityKind, string]> {
-  return gatedTextEntities(text, gates ?? entityGates().findAll(text));
+function textEntities(text: string, gates: ReadonlySet<string> | undefined, found: EntityCollector): void {
+  gatedTextEntities(text, gates ?? entityGates().findAll(text), found);
 }
 
-function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<readonly [EntityKind, string]> {
-  const found: Array<readonly [EntityKind, string]> = [];
-  if (gates.size === 0) return found;
+/** Adds the entities of `text` to `found`, in the patterns' order (no list of pairs built per record). */
+function gatedTextEntities(text: string, gates: ReadonlySet<string>, found: EntityCollector): void {
+  if (gates.size === 0) return;
   // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
   // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
   // its regular expression on every call.
@@ -211,11 +211,11 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const value = match[group];
       if (!value) continue;
-      if (kind !== 'pdbs') found.push([kind, normalise(kind, value)]);
+      if (kind !== 'pdbs') found.add(kind, normalise(kind, value));
       else {
         for (const pdb of value.split(/[ ,]+/)) {
           const name = normalise(kind, pdb);
-          if (PDB_NAME.test(name)) found.push([kind, name]);
+          if (PDB_NAME.test(name)) found.add(kind, name);
         }
       }
     }
@@ -223,14 +223,13 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>): Array<read
   if (gates.has(ASSUMED_ROLE_GATE)) {
     ASSUMED_ROLE.lastIndex = 0;
     for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
-      found.push(['roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`]);
+      found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (gates.has('too many pods') && /too many pods/i.test(text)) found.push(['resources', 'pods']);
+  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add('resources', 'pods');
   if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
-    found.push(['capacityTypes', 'spot']);
+    found.add('capacityTypes', 'spot');
   }
-  return found;
 }
 
 /** Gate → the indexes of the text patterns it opens. */
@@ -412,7 +411,7 @@ export function workloadOf(pod: string): string | undefined {
  * Container Insights log stream of a Karpenter container (`<pod>_<namespace>_<container>-<id>`), or of
  * a Karpenter service account named in the text.
  */
-function karpenterNamespaces(record: LogRecord, serviceAccounts: string[]): string[] {
+function karpenterNamespaces(record: LogRecord, serviceAccounts: Iterable<string>): string[] {
   const namespaces: string[] = [];
   const source = record.source;
   if (source?.namespace && isKarpenterPod(`${source.namespace}/${source.name}`)) namespaces.push(source.namespace);
@@ -434,6 +433,8 @@ export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM, ST
 export const isKarpenterPod = (pod: string): boolean =>
   /^(?:[a-z0-9-]{1,63}\/)?karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}$/.test(pod);
 
+const NONE: readonly string[] = [];
+
 class EntityCollector {
   private readonly sets = new Map<EntityKind, Set<string>>();
 
@@ -448,8 +449,13 @@ class EntityCollector {
     if (set.size < MAX_PER_KIND) set.add(value);
   }
 
-  values(kind: EntityKind): string[] {
-    return [...(this.sets.get(kind) ?? [])];
+  /** The values of a kind so far; iterate before adding more of the same kind. */
+  values(kind: EntityKind): Iterable<string> {
+    return this.sets.get(kind) ?? NONE;
+  }
+
+  count(kind: EntityKind): number {
+    return this.sets.get(kind)?.size ?? 0;
   }
 
   toEntities(): Entities {

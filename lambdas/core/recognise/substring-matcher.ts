@@ -24,27 +24,38 @@ export class SubstringMatcher {
 
   /** True when `text` contains one of the patterns. */
   test(text: string): boolean {
-    const { next, accepting } = (this.automaton ??= this.build());
-    const { symbols, width } = this;
-    let state = 0;
+    const { next } = (this.automaton ??= this.build());
+    const symbols = this.symbols;
+    let row = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
-      state = next[state * width + (code < 128 ? symbols[code]! : 0)]!;
-      if (accepting[state] === 1) return true;
+      row = next[row + (code < 128 ? symbols[code]! : 0)]!;
+      if (row < 0) return true;
     }
     return false;
   }
 
   /** Every pattern `text` contains, nested and overlapping ones included. */
   findAll(text: string): Set<string> {
-    const { next, accepting, output } = (this.automaton ??= this.build());
+    const automaton = (this.automaton ??= this.build());
+    const { next, output, seen } = automaton;
     const { symbols, width, patterns } = this;
     const found = new Set<string>();
-    let state = 0;
+    // A state reached again adds nothing new: its patterns are added on its first visit per text.
+    const visit = (automaton.visit = automaton.visit === 0xffffffff ? 1 : automaton.visit + 1);
+    if (visit === 1) seen.fill(0);
+    let row = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
-      state = next[state * width + (code < 128 ? symbols[code]! : 0)]!;
-      if (accepting[state] === 1) for (const pattern of output[state]!) found.add(patterns[pattern]!);
+      row = next[row + (code < 128 ? symbols[code]! : 0)]!;
+      if (row < 0) {
+        row = ~row;
+        const state = row / width;
+        if (seen[state] !== visit) {
+          seen[state] = visit;
+          for (const pattern of output[state]!) found.add(patterns[pattern]!);
+        }
+      }
     }
     return found;
   }
@@ -69,10 +80,9 @@ export class SubstringMatcher {
       }
       output[state]!.push(index);
     });
-    // Two bytes a transition while the states fit: a smaller table stays in cache.
-    const next =
-      children.length < 0x10000 ? new Uint16Array(children.length * width) : new Int32Array(children.length * width);
-    const fail = new Int32Array(children.length);
+    const states = children.length;
+    const next = new Int32Array(states * width);
+    const fail = new Int32Array(states);
     const queue = [0];
     for (let head = 0; head < queue.length; head++) {
       const state = queue[head]!;
@@ -89,17 +99,24 @@ export class SubstringMatcher {
         queue.push(child);
       }
     }
-    return { next, output, accepting: Uint8Array.from(output, (patterns) => (patterns.length > 0 ? 1 : 0)) };
+    // Each entry becomes its target's row offset, complemented (negative) when a pattern ends there:
+    // the scan then needs no multiply and no second table per character (docs/BENCHMARKS.md).
+    for (let i = 0; i < next.length; i++) {
+      const target = next[i]!;
+      next[i] = output[target]!.length > 0 ? ~(target * width) : target * width;
+    }
+    return { next, output, seen: new Uint32Array(states), visit: 0 };
   }
 }
 
 interface Automaton {
-  /** State × symbol → next state. */
-  next: Uint16Array | Int32Array;
+  /** Row offset (state × width) + symbol → the next state's row offset, complemented when accepting. */
+  next: Int32Array;
   /** State → the indexes of the patterns that end there (its own and its suffixes'). */
   output: number[][];
-  /** State → 1 when some pattern ends there. */
-  accepting: Uint8Array;
+  /** State → the `visit` of the last `findAll` that added its patterns. */
+  seen: Uint32Array;
+  visit: number;
 }
 
 function lowerCodes(pattern: string): number[] {
