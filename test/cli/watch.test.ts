@@ -79,11 +79,19 @@ describe('karpenter-doctor watch', () => {
           '--prefix',
           '-f',
           '--since=1h',
+          '--tail=-1',
           '--max-log-requests=20',
         ],
         ['get', 'events', '-A', '--watch', '-o', 'json'],
       ]),
     );
+  });
+
+  it('asks kubectl for every line of --since, not the 10 per container a selector defaults to', async () => {
+    fakeKubectl({ deployments: DEPLOYMENTS, logs: 'no subnets found\n', events: '' });
+    await runCli(['watch', '--since', '30m'], { env: env() });
+    const logs = calls().find((args) => args[0] === 'logs')!;
+    expect(logs).toEqual(expect.arrayContaining(['-l', '--since=30m', '--tail=-1']));
   });
 
   it('passes --context to every kubectl call and exits 1 when --fail-on is met', async () => {
