@@ -2,14 +2,8 @@ import { FilterPattern, type IFilterPattern } from 'aws-cdk-lib/aws-logs';
 import { RULE_FILTER_TERMS } from '../contracts/filter-terms.generated';
 
 /**
- * Terms of the default subscription filter: a log event reaches the analyzer when it holds any of
- * them as a whole word (CloudWatch Logs term semantics, case-sensitive). Levels catch most failures,
- * but real ones are also logged at INFO or as Normal events, so the wording of those is listed too
- * (consolidation events, scheduler messages, EC2 error codes, kernel OOM lines). Only letters and
- * digits: no quoting, no regex, and a term that matches as a word also matches as a substring, so
- * the pattern passes at least what the test measures under either reading of the semantics.
- * The test in test/lib/filter-pattern.test.ts proves that every failure line of the shared samples
- * passes, and measures how much of the healthy bulk is dropped.
+ * Terms of the default subscription filter, any one as a whole word: levels and the wording of failures
+ * logged at INFO or as Normal events (docs/architecture.md, The default subscription filter).
  */
 export const DEFAULT_FILTER_TERMS: readonly string[] = [
   ...new Set([

@@ -59,15 +59,8 @@ const MANAGED_POLICY_CHARS = 6_144;
 const POLICIES_PER_ROLE = 10;
 
 /**
- * The stack every account of the organisation runs, one template for all (deployed with a
- * CloudFormation StackSet): each configured account subscribes its clusters' log groups (per-group
- * filters or the account policy) to the central CloudWatch Logs destination, and lets the central
- * functions read, and where remediation is on change, what they need in it. Everything that depends
- * on the account carries a CloudFormation condition on `AWS::AccountId`, so one template serves every
- * account: an account the configuration does not name gets the roles and no permission.
- *
- * The roles trust the central account only, and only with the external id that names it
- * (`externalIdOf`); their names are the contract the central functions assume them by.
+ * The one template every account of the organisation runs (a StackSet), its account-specific parts
+ * behind conditions on `AWS::AccountId` (docs/architecture.md, The spoke stack).
  */
 export class KarpenterDoctorSpokeStack extends Stack {
   public readonly centralAccount: string;

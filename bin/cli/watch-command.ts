@@ -58,6 +58,8 @@ export async function watch(options: WatchOptions, io: Io): Promise<number> {
     '--prefix',
     '-f',
     `--since=${options.since}`,
+    // With a selector kubectl defaults to the last 10 lines per container: take all of --since.
+    '--tail=-1',
     '--max-log-requests=20',
   ]);
   const events = kubectl.follow(['get', 'events', '-A', '--watch', '-o', 'json']);

@@ -75,21 +75,8 @@ export class IncidentStore {
   ) {}
 
   /**
-   * Claims a batch for this invocation for `leaseMs` (the function timeout).
-   *
-   * The claim, `completeBatch` and `releaseBatch` are what Powertools Idempotency
-   * (`@aws-lambda-powertools/idempotency`, evaluated at 2.35.0) does with its DynamoDB persistence
-   * layer: a conditional put that succeeds when no record exists, the record has expired, or an
-   * in-progress record outlived the invocation's remaining time; `IdempotencyAlreadyInProgressError`
-   * for a concurrent one; the record deleted when the function throws, so the retry runs again. It
-   * could hold this marker (keyAttr `pk`, expiryAttr `expiresAt`, a `keyPrefix`, `responseHook` to
-   * count the duplicate). It is not used yet because adopting it brings in a second Powertools
-   * release (its newest is 2.35.0, the logger and metrics here are 2.36.0, each pinning its own
-   * commons), a low-level DynamoDB client beside the document client, and clocks read inside the
-   * library (`Date.now()`), where this store decides against the invocation's `now` like the rest of
-   * the lifecycle. What any replacement must keep is tested in test/handlers/storm.test.ts (a completed
-   * delivery sends its digest once, although its untracked incidents are stored nowhere) and
-   * test/handlers/analyzer.test.ts (a retry publishes only what failed; a re-delivery is a duplicate).
+   * Claims a batch for this invocation for `leaseMs` (the function timeout), as Powertools Idempotency
+   * would; why not it (docs/architecture.md, Batch claims).
    */
   async claimBatch(batchId: string, now: number, leaseMs: number): Promise<BatchClaim> {
     try {

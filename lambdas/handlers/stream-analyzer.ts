@@ -20,23 +20,9 @@ export type AnalyzeDocument = (
 ) => Promise<AnalyzerResult>;
 
 /**
- * A batch of the organisation stream (Kinesis, through Lambda's event source mapping), one record at
- * a time in shard order: each record is one CloudWatch Logs delivery from some account of the
- * organisation, analysed exactly as a direct subscription delivery is.
- *
- * What fails and what is skipped:
- * - A record that can never be read — bad base64, not gzip, not a log document — is counted
- *   (`MalformedRecords`), logged with its sequence number, and skipped: reporting it as a failure
- *   would only make the mapping retry it until its retries run out, holding back every later record
- *   of its shard, and then drop it anyway. A CONTROL_MESSAGE (the destination's health check) is
- *   skipped as the no-op it is.
- * - A record whose analysis failed on AWS (the incident table, SNS, EventBridge) is reported in
- *   `batchItemFailures`: the mapping retries from it on (and bisects the batch), while the records
- *   before it are checkpointed. A retried record whose notices already went out is a duplicate for
- *   the incident table (its batch marker is done), so a retry never notifies twice.
- *
- * Records run one after the other (not in parallel), in shard order, so that one batch's AWS calls
- * stay bounded by the per-delivery limits whatever the batch size.
+ * A batch of the organisation stream, one delivery a record in shard order: unreadable records are
+ * counted and skipped, AWS failures reported for retry
+ * (docs/architecture.md, Batches of the organisation stream).
  */
 export async function analyzeStream(
   event: { Records: unknown[] },

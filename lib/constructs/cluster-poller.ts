@@ -1,24 +1,21 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import { CfnAccessEntry } from 'aws-cdk-lib/aws-eks';
-import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type CfnFunction, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { type Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { ClusterConfig } from '../../contracts/config';
 import type { FunctionSettings } from '../../contracts/settings';
 import { enrichmentAccess } from './aws-access';
 import {
   bundledFunction,
-  deadLetterQueue,
   grantWiring,
-  onFailureQueue,
   suppressOnRole,
   wiringEnvironment,
   type FunctionWiring,
 } from './lambda-function';
+import { scheduledInvocation } from './scheduled-invocation';
 import { requireSettings } from './validate';
 
 /** The EKS access policy the poller's access entry is associated with: view only, cluster-wide. */
@@ -91,13 +88,23 @@ export class ClusterPoller extends Construct {
       ],
     });
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', `the poll schedule of ${cluster.name}`);
-    this.failureQueue = onFailureQueue(this, fn, {
+    const polls = scheduledInvocation(this, {
+      function: fn,
+      schedule: ScheduleExpression.rate(Duration.minutes(poll.intervalMinutes)),
+      description: `karpenter-doctor poll of the state of cluster ${cluster.name}`,
+      invokes: `the karpenter-doctor poller of ${cluster.name}`,
+      input: { cluster: cluster.name },
+      // No retry: the next scheduled poll is the retry.
       retryAttempts: 0,
       maxEventAge: Duration.minutes(5),
-      of: `the poller of ${cluster.name} (the next scheduled poll is the retry)`,
+      deadLetterOf: `the poll schedule of ${cluster.name}`,
+      failureOf: `the poller of ${cluster.name} (the next scheduled poll is the retry)`,
+      grantNames: 'the poller function',
+      grantPattern: '/^Resource::<Poller[A-Za-z0-9]*Function[A-Z0-9]*\\.Arn>:\\*$/',
     });
-    this.schedule = this.schedulePolls(fn, cluster.name, poll.intervalMinutes);
+    this.schedule = polls.schedule;
+    this.deadLetterQueue = polls.deadLetterQueue;
+    this.failureQueue = polls.failureQueue;
   }
 
   /** The function's ENIs in the configured subnets and security groups, to reach a private endpoint. */
@@ -124,38 +131,5 @@ export class ClusterPoller extends Construct {
         appliesTo: ['Resource::*'],
       },
     ]);
-  }
-
-  private schedulePolls(fn: IFunction, cluster: string, minutes: number): Schedule {
-    const schedulerRole = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: `EventBridge Scheduler: invoke the karpenter-doctor poller of ${cluster}`,
-    });
-    const schedule = new Schedule(this, 'Schedule', {
-      schedule: ScheduleExpression.rate(Duration.minutes(minutes)),
-      description: `karpenter-doctor poll of the state of cluster ${cluster}`,
-      target: new LambdaInvoke(fn, {
-        input: ScheduleTargetInput.fromObject({ cluster, scheduledTime: ContextAttribute.scheduledTime }),
-        retryAttempts: 0,
-        maxEventAge: Duration.minutes(5),
-        deadLetterQueue: this.deadLetterQueue,
-        role: schedulerRole,
-      }),
-    });
-    NagSuppressions.addResourceSuppressions(
-      schedulerRole,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'The Scheduler target grant (grantInvoke) names the poller function and its versions (<function ARN>:*); it can invoke nothing else.',
-          appliesTo: [{ regex: '/^Resource::<Poller[A-Za-z0-9]*Function[A-Z0-9]*\\.Arn>:\\*$/' }],
-        },
-      ],
-      true,
-    );
-    return schedule;
   }
 }

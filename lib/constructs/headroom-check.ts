@@ -1,21 +1,18 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal, type IRole } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { ContextAttribute, Schedule, ScheduleExpression, ScheduleTargetInput } from 'aws-cdk-lib/aws-scheduler';
-import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
+import { type Schedule, ScheduleExpression } from 'aws-cdk-lib/aws-scheduler';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import type { FunctionSettings } from '../../contracts/settings';
 import {
   bundledFunction,
-  deadLetterQueue,
   grantWiring,
-  onFailureQueue,
   suppressOnRole,
   wiringEnvironment,
   type FunctionWiring,
 } from './lambda-function';
+import { scheduledInvocation } from './scheduled-invocation';
 import { requireSettings } from './validate';
 
 export interface HeadroomCheckProps extends FunctionWiring {
@@ -51,15 +48,21 @@ export class HeadroomCheck extends Construct {
     this.function = fn;
     this.grantChecks(role, props);
 
-    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', "the headroom schedule's target");
-    // Scheduler invokes asynchronously: its dead-letter queue only sees invocations that never
-    // started; a run that fails is retried by Lambda and then kept here with its error.
-    this.failureQueue = onFailureQueue(this, fn, {
+    const runs = scheduledInvocation(this, {
+      function: fn,
+      schedule: ScheduleExpression.expression(props.settings.headroom.schedule),
+      description: 'karpenter-doctor headroom check and resolve sweep',
+      invokes: 'the karpenter-doctor headroom check',
       retryAttempts: 2,
       maxEventAge: Duration.hours(1),
-      of: 'the headroom function',
+      deadLetterOf: "the headroom schedule's target",
+      failureOf: 'the headroom function',
+      grantNames: 'the headroom function',
+      grantPattern: '/^Resource::<.*HeadroomFunction.*\\.Arn>:\\*$/',
     });
-    this.schedule = this.scheduleRuns(fn, props.settings.headroom.schedule, this.deadLetterQueue);
+    this.schedule = runs.schedule;
+    this.deadLetterQueue = runs.deadLetterQueue;
+    this.failureQueue = runs.failureQueue;
   }
 
   /**
@@ -99,44 +102,6 @@ export class HeadroomCheck extends Construct {
         appliesTo: ['Resource::*'],
       },
     ]);
-  }
-
-  /**
-   * Runs the check on `expression`, with the scheduled time as input, through a role only this
-   * account's Scheduler may assume; two retries within an hour, then the dead-letter queue.
-   */
-  private scheduleRuns(fn: IFunction, expression: string, deadLetterQueue: IQueue): Schedule {
-    const schedulerRole = new Role(this, 'SchedulerRole', {
-      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', {
-        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
-      }),
-      description: 'EventBridge Scheduler: invoke the karpenter-doctor headroom check',
-    });
-    const schedule = new Schedule(this, 'Schedule', {
-      schedule: ScheduleExpression.expression(expression),
-      description: 'karpenter-doctor headroom check and resolve sweep',
-      target: new LambdaInvoke(fn, {
-        input: ScheduleTargetInput.fromObject({ scheduledTime: ContextAttribute.scheduledTime }),
-        retryAttempts: 2,
-        maxEventAge: Duration.hours(1),
-        deadLetterQueue,
-        role: schedulerRole,
-      }),
-    });
-    // After the schedule: the target's grant creates the role's policy, which the suppression must reach.
-    NagSuppressions.addResourceSuppressions(
-      schedulerRole,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason:
-            'The Scheduler target grant (grantInvoke) names the headroom function and its versions (<function ARN>:*); it can invoke nothing else.',
-          appliesTo: [{ regex: '/^Resource::<.*HeadroomFunction.*\\.Arn>:\\*$/' }],
-        },
-      ],
-      true,
-    );
-    return schedule;
   }
 }
 

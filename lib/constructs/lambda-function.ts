@@ -49,12 +49,8 @@ export interface LambdaFunctionProps {
 }
 
 /**
- * Creates in `scope` (as `LogGroup`, `Role` and `Function`) what every karpenter-doctor function
- * has in common: Node.js 24 on arm64, bundled by the local esbuild (no Docker) with the AWS SDK
- * inside, so what runs is what the tests ran; its own log group with retention and JSON logs; and a
- * role of its own that may only write that log group. Each function's construct adds exactly the
- * permissions it uses. The settings go into the bundle as a file (`SETTINGS_FILE`), which grows with
- * the number of clusters where the 4 KB of environment variables would not.
+ * Creates in `scope` (as `LogGroup`, `Role` and `Function`) what every function has in common: Node.js
+ * 24 on arm64, the SDK bundled, its own log group and role (docs/architecture.md, Bundling the functions).
  */
 export function bundledFunction(
   scope: Construct,
@@ -131,12 +127,8 @@ export function bundledFunction(
 }
 
 /**
- * Suppresses cdk-nag findings on a role's policies, including the `OverflowPolicyN` managed policies
- * CDK splits off when the role's inline policy passes IAM's 10,240-character limit (at about 30
- * clusters: one EKS cluster and one node group ARN each). CDK creates those in a mutating aspect,
- * after any construct code has run, so a suppression added to the role's children when it is built
- * never reaches them; an aspect of our own, run just after CDK's and before the checks, carries the
- * same suppressions (same statements, same reasons) over to each one.
+ * Suppresses cdk-nag findings on a role's policies, and on the `OverflowPolicyN` policies CDK splits off
+ * a long one later, in an aspect (docs/architecture.md, Bundling the functions).
  */
 export function suppressOnRole(role: IRole, suppressions: NagPackSuppression[]): void {
   NagSuppressions.addResourceSuppressions(role, suppressions, true);
@@ -164,31 +156,8 @@ function settingsFileOf(scope: Construct, settings: FunctionSettings): string {
 }
 
 /**
- * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped, its
- * dependencies taken from their ES module builds where they have one.
- * Measured by `npm run bench -- cold` (docs/BENCHMARKS.md), import CPU of the analyzer's index.js
- * against an empty bundle, once its classifier, AWS and zod halves became files of their own (three
- * runs, before node:crypto was deferred): unminified 5.35–5.41×, minified 4.79–4.97×, minified with
- * a source map 8.3–8.8×, unminified with one 9.8–9.9×. With node:crypto deferred (`DEFERRED_CRYPTO`;
- * two runs at load average 8.5–10): unminified 3.75–3.81× (7.2–7.5 ms), minified 3.13–3.20×,
- * whitespace and syntax only 3.60×, with source maps 5.8–6.2× and 7.2–7.9×; a third, at load 12,
- * 4.52× for the same 7.2 ms, the empty bundle's import having taken 1.6 ms instead of 1.9–2.0 (the
- * ratio moves with its small denominator; compare rows of one run). A source map costs on
- * every cold start: with `--enable-source-maps` Node reads and parses the map of each file as it
- * loads. Minifying saves about 1.2 ms of import, and about 2 ms of a cold start that costs about
- * 97 ms through its first batch (the classifier half is smaller too), and makes a stack trace
- * unreadable without a map (`at a (index.js:1:48213)`); unminified without a map, a stack trace
- * names the real functions at a bundle line under a `// lambdas/core/<file>.ts` banner, at no cost.
- * Whitespace and syntax minification alone keeps the names but not the lines and banners, for
- * about 0.4 ms of import.
- *
- * `mainFields` puts a package's ES module build (`module`) before its CommonJS one (`main`, which
- * esbuild takes first for Node): the AWS SDK's CommonJS build is one file per client with every
- * command in it, which no bundler can trim, and EC2's alone is 2.4 MB. From the ES build the
- * analyzer's AWS half, which the first batch with a finding loads, went from 4.6 to 2.5 MiB and its
- * import from 339 to 157 ms of CPU (21 alternating rounds, load average 5; measured once, the bench no
- * longer keeps that comparison). Packages with an `exports` map (Powertools,
- * zod) are bundled as before.
+ * How every function is bundled: CommonJS for Node.js 24, neither minified nor source-mapped, from ES
+ * module builds where there are some (measured: docs/architecture.md, Bundling the functions).
  */
 export const BUNDLE_OPTIONS = {
   format: OutputFormat.CJS,
@@ -207,10 +176,8 @@ export interface LazyModule {
 }
 
 /**
- * Every function's lazy modules: its own (`lazyModules`, beside its handler) and the zod schema of the settings (lambdas/shared/settings-schema.ts), which a
- * function loads only when its settings file is not as the stack writes it
- * (contracts/settings-check.ts): every function reads its settings, and none needs zod to read them
- * as written.
+ * Every function's lazy modules: its own (`lazyModules`) and the zod schema of the settings, which it
+ * loads only when its settings file is not as the stack writes it (contracts/settings-check.ts).
  */
 export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | 'lazyModules'>): LazyModule[] {
   const handlerDir = dirname(join('lambdas', 'handlers', props.handlerFile));
@@ -221,13 +188,8 @@ export function lazyModulesOf(props: Pick<LambdaFunctionProps, 'handlerFile' | '
 }
 
 /**
- * `node:crypto` as a bundle listed in `cryptoOnFirstUse` sees it: a file (from the repository root)
- * that looks its functions up on the first call. The Powertools Logger's `randomInt` import (debug
- * log sampling) made every cold start load node:crypto, which a batch without a finding never calls.
- * Measured once (the bench no longer keeps the comparison) against the bundle that loads it with
- * index.js, two runs at load average 8.5–10: import 3.75–3.81×
- * against 4.72–4.91× an empty bundle (7.2–7.5 against 9.1–9.6 ms); through a first batch without a
- * finding, which does not load it either, 96.0–97.4 against 99.7–100.0 ms.
+ * `node:crypto` as a bundle listed in `cryptoOnFirstUse` sees it: looked up on the first call, so a cold
+ * start without a finding never loads it (docs/architecture.md, Bundling the functions).
  */
 export const DEFERRED_CRYPTO = join('lambdas', 'shared', 'deferred-crypto.ts');
 

@@ -70,16 +70,8 @@ export const MAX_INVOKE_PERMISSIONS = 20;
 const MAX_SELECTION_CRITERIA_BYTES = 25 * 1024;
 
 /**
- * Subscribes the configured log groups to the analyzer (or to the organisation's destination), every
- * filter and the account policy named `karpenter-doctor`. Which cluster a delivery belongs to is
- * decided by the analyzer from its configured log group → cluster mapping, never from the filter
- * name, which anyone allowed to create a filter can choose.
- *
- * With the analyzer as target, CloudWatch Logs may invoke it through a few resource-policy statements
- * whose source ARNs are bounded to the configured groups: exact names, or the folder (`…/*`) of groups
- * that share one, at most MAX_INVOKE_PERMISSIONS of them (per-group permissions would pass the 20 KB
- * policy limit at a few dozen groups). The account policy delivers from any log group of the account,
- * so its one permission is `log-group:*`, still bounded to this account and region.
+ * Subscribes the configured log groups to the analyzer (or the organisation's destination), with a few
+ * invoke permissions bounded to them (docs/architecture.md, Subscriptions and their permissions).
  */
 export class LogSubscriptions extends Construct {
   public readonly filters: SubscriptionFilter[] = [];

@@ -65,13 +65,8 @@ export interface OperationsProps {
 }
 
 /**
- * The alarms that tell the operator when karpenter-doctor itself is not working, and a dashboard of
- * what it sees. The alarms go to a topic of their own, encrypted with a key of its own that only
- * CloudWatch alarms of this account and region may use: a broken findings topic or key (disabled,
- * scheduled for deletion, policy edited) cannot also silence the alarms about it. A subscription that fails with a
- * non-retryable error silently skips logs for up to ten minutes, so delivery errors are alarmed on
- * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/logs/Subscriptions.html). One alarm per signal:
- * the number of alarms does not grow with the number of clusters or log groups.
+ * The alarms that say karpenter-doctor itself is not working, on a topic and key of their own, and a
+ * dashboard of what it sees (docs/architecture.md, The operator's alarms).
  */
 export class Operations extends Construct {
   public readonly alarms: IAlarm[] = [];

@@ -56,18 +56,8 @@ export interface OrganizationStreamProps {
 }
 
 /**
- * The organisation's way in: a CloudWatch Logs destination (`DESTINATION_NAME`) that the spoke
- * accounts' subscriptions and account policies send to, backed by a Kinesis data stream encrypted
- * with a customer managed key, and the event source mapping through which the analyzer reads it.
- *
- * - CloudWatch Logs puts records with a role of its own that may only put records into this stream
- *   and use its key, and that it may assume only for log data of this region.
- * - The destination policy lets only principals of the organisation (`aws:PrincipalOrgID`), or of the
- *   listed accounts, subscribe to it (subscription filters and account-level policies).
- * - The mapping bisects a failing batch, takes the analyzer's partial batch response (only the
- *   records it reports are retried, from the first of them on), retries a bounded number of times,
- *   gives up on records older than `maxRecordAge`, and keeps the position of what it gave up on in an
- *   encrypted queue.
+ * The organisation's way in: a CloudWatch Logs destination on an encrypted Kinesis stream, and the
+ * analyzer's mapping from it (docs/architecture.md, The organisation stream).
  */
 export class OrganizationStream extends Construct {
   public readonly stream: IStream;

@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ROOT } from '../helpers';
 import { runCli } from '../support/cli';
+import { useFakeKubectl } from '../support/fake-kubectl';
 import {
   autoModeNodeClass,
   ec2NodeClass,
@@ -33,20 +34,10 @@ const HEALTHY_POOL = nodePool('default', [{ type: 'Ready', status: 'True' }]);
 const HEALTHY_CLASS = ec2NodeClass('default', [{ type: 'Ready', status: 'True' }]);
 
 /**
- * A fake kubectl on PATH: answers `config current-context` and each `get` of scan from the files
- * given (a missing file is a kind the server does not serve, `forbidden:` text an RBAC refusal),
- * and records every command line.
+ * kubectl's answers for scan: each `get` from the file of its resource (a missing file is a kind the
+ * server does not serve, `forbidden:` text an RBAC refusal).
  */
-function fakeKubectl(dir: string, answers: Record<string, unknown>): void {
-  for (const [resource, answer] of Object.entries(answers))
-    writeFileSync(join(dir, `${resource}.json`), typeof answer === 'string' ? answer : JSON.stringify(answer));
-  const script = `#!/usr/bin/env node
-const fs = require('fs');
-const path = require('path');
-const dir = ${JSON.stringify(dir)};
-const args = process.argv.slice(2);
-fs.appendFileSync(path.join(dir, 'calls.txt'), JSON.stringify(args) + '\\n');
-if (args.includes('current-context')) { process.stdout.write('arn:aws:eks:eu-west-1:111122223333:cluster/prod-eu\\n'); process.exit(0); }
+const SCAN_ANSWERS = `
 const resource = args[args.indexOf('get') + 1];
 const file = path.join(dir, resource + '.json');
 if (!fs.existsSync(file)) { process.stderr.write('error: the server doesn\\'t have a resource type "' + resource.split('.')[0] + '"\\n'); process.exit(1); }
@@ -54,9 +45,13 @@ const text = fs.readFileSync(file, 'utf8');
 if (text.startsWith('forbidden:')) { process.stderr.write('Error from server (Forbidden): ' + text.slice(10) + '\\n'); process.exit(1); }
 process.stdout.write(text);
 `;
-  writeFileSync(join(dir, 'kubectl'), script);
-  chmodSync(join(dir, 'kubectl'), 0o755);
-}
+const answering = (answers: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(answers).map(([resource, answer]) => [
+      `${resource}.json`,
+      typeof answer === 'string' ? answer : JSON.stringify(answer),
+    ]),
+  );
 
 const karpenter = (parts: Partial<Record<string, unknown>> = {}) => ({
   'nodeclaims.karpenter.sh': list([EXHAUSTED]),
@@ -69,18 +64,12 @@ const karpenter = (parts: Partial<Record<string, unknown>> = {}) => ({
 });
 
 describe('karpenter-doctor scan, with kubectl on PATH', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'karpenter-doctor-scan-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const env = () => ({ PATH: `${dir}${delimiter}${process.env.PATH}` });
-  const calls = () =>
-    readFileSync(join(dir, 'calls.txt'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as string[]);
+  const kubectl = useFakeKubectl('karpenter-doctor-scan-');
+  const { env, calls } = kubectl;
+  const fakeKubectl = (answers: Record<string, unknown>) => kubectl.install(SCAN_ANSWERS, answering(answers));
 
   it('reads the cluster state with kubectl and prints its findings, cluster and region from the context', async () => {
-    fakeKubectl(dir, karpenter());
+    fakeKubectl(karpenter());
     const { code, stdout } = await runCli(['scan', '--format', 'json'], { env: env() });
     expect(code).toBe(0);
     const output = JSON.parse(stdout) as { findings: Array<Record<string, unknown>>; autoMode: { evidence: string[] } };
@@ -106,7 +95,7 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
     ['markdown', /^## karpenter-doctor: /],
     ['html', /^<!doctype html>/i],
   ])('prints %s', async (format, start) => {
-    fakeKubectl(dir, karpenter());
+    fakeKubectl(karpenter());
     const { code, stdout } = await runCli(['scan', '--format', format], { env: env() });
     expect(code).toBe(0);
     expect(stdout).toMatch(start);
@@ -114,7 +103,7 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
   });
 
   it('runs as `kubectl karpenter-doctor scan` through the built plugin entry', () => {
-    fakeKubectl(dir, karpenter());
+    fakeKubectl(karpenter());
     const result = spawnSync(
       process.execPath,
       [join(ROOT, 'bin', 'kubectl-karpenter_doctor.js'), 'scan', '--format', 'json'],
@@ -131,14 +120,14 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
   });
 
   it('exits 1 when --fail-on is met, and passes --context to every kubectl call', async () => {
-    fakeKubectl(dir, karpenter());
+    fakeKubectl(karpenter());
     const { code } = await runCli(['scan', '--context', 'prod-eu', '--fail-on', 'critical'], { env: env() });
     expect(code).toBe(1);
     expect(calls().every((args) => args[0] === '--context' && args[1] === 'prod-eu')).toBe(true);
   });
 
   it('says so in one line when Karpenter is not installed', async () => {
-    fakeKubectl(dir, { pods: list([]), events: list([]) });
+    fakeKubectl({ pods: list([]), events: list([]) });
     const { code, stderr } = await runCli(['scan'], { env: env() });
     expect(code).toBe(2);
     expect(stderr).toBe(
@@ -148,7 +137,6 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
 
   it('names what RBAC does not let it list', async () => {
     fakeKubectl(
-      dir,
       karpenter({
         pods: 'forbidden:pods is forbidden: User "viewer" cannot list resource "pods" in API group "" at the cluster scope',
       }),
@@ -162,7 +150,7 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
   });
 
   it('scans an EKS Auto Mode cluster: no EC2NodeClass, NodeClass advice, its traps', async () => {
-    fakeKubectl(dir, {
+    fakeKubectl({
       'nodeclaims.karpenter.sh': list([]),
       'nodepools.karpenter.sh': list([
         nodePool('general-purpose', [{ type: 'Ready', status: 'True' }], { autoMode: true }),

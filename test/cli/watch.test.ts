@@ -1,34 +1,14 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { runCli } from '../support/cli';
+import { useFakeKubectl } from '../support/fake-kubectl';
 import { subnetExhaustionLine } from '../support/awslogs';
 
-/**
- * A fake kubectl on PATH: answers `config current-context` and `get deployments` from files, prints
- * the controller's log lines for `logs` and pretty-printed Event objects for `get events --watch`,
- * and records every command line it was given.
- */
-function fakeKubectl(dir: string, files: { logs: string; events: string; deployments: string }): void {
-  writeFileSync(join(dir, 'logs.txt'), files.logs);
-  writeFileSync(join(dir, 'events.txt'), files.events);
-  writeFileSync(join(dir, 'deployments.json'), files.deployments);
-  const script = `#!/usr/bin/env node
-const fs = require('fs');
-const path = require('path');
-const dir = ${JSON.stringify(dir)};
-const args = process.argv.slice(2);
-fs.appendFileSync(path.join(dir, 'calls.txt'), JSON.stringify(args) + '\\n');
-const has = (...words) => words.every((w) => args.includes(w));
-if (has('config', 'current-context')) process.stdout.write('arn:aws:eks:eu-west-1:111122223333:cluster/prod-eu\\n');
-else if (has('get', 'deployments')) process.stdout.write(fs.readFileSync(path.join(dir, 'deployments.json')));
+/** kubectl's answers for watch: deployments from a file, the controller's lines for `logs`, Events for `get events --watch`. */
+const WATCH_ANSWERS = `
+if (has('get', 'deployments')) process.stdout.write(fs.readFileSync(path.join(dir, 'deployments.json')));
 else if (has('logs')) process.stdout.write(fs.readFileSync(path.join(dir, 'logs.txt')));
 else if (has('get', 'events')) process.stdout.write(fs.readFileSync(path.join(dir, 'events.txt')));
 else { process.stderr.write('fake kubectl: unknown command ' + args.join(' ') + '\\n'); process.exit(1); }
 `;
-  writeFileSync(join(dir, 'kubectl'), script);
-  chmodSync(join(dir, 'kubectl'), 0o755);
-}
 
 const DEPLOYMENTS = JSON.stringify({
   apiVersion: 'v1',
@@ -54,18 +34,17 @@ const TAINT_EVENT = {
 };
 
 describe('karpenter-doctor watch', () => {
-  let dir: string;
-  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'karpenter-doctor-kubectl-'))));
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
-  const env = () => ({ PATH: `${dir}${delimiter}${process.env.PATH}` });
-  const calls = () =>
-    readFileSync(join(dir, 'calls.txt'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as string[]);
+  const kubectl = useFakeKubectl('karpenter-doctor-kubectl-');
+  const { env, calls } = kubectl;
+  const fakeKubectl = (files: { logs: string; events: string; deployments: string }) =>
+    kubectl.install(WATCH_ANSWERS, {
+      'logs.txt': files.logs,
+      'events.txt': files.events,
+      'deployments.json': files.deployments,
+    });
 
   it('follows the controller logs and the events with kubectl and analyses both', async () => {
-    fakeKubectl(dir, {
+    fakeKubectl({
       deployments: DEPLOYMENTS,
       logs: `[pod/karpenter-6d8f7b9c54-8zr7n/controller] ${subnetExhaustionLine('subnet-0a1b2c3d4e5f60718', 'default-1')}\n`,
       events: `${JSON.stringify(TAINT_EVENT, null, 4)}\n`,
@@ -100,6 +79,7 @@ describe('karpenter-doctor watch', () => {
           '--prefix',
           '-f',
           '--since=1h',
+          '--tail=-1',
           '--max-log-requests=20',
         ],
         ['get', 'events', '-A', '--watch', '-o', 'json'],
@@ -107,22 +87,29 @@ describe('karpenter-doctor watch', () => {
     );
   });
 
+  it('asks kubectl for every line of --since, not the 10 per container a selector defaults to', async () => {
+    fakeKubectl({ deployments: DEPLOYMENTS, logs: 'no subnets found\n', events: '' });
+    await runCli(['watch', '--since', '30m'], { env: env() });
+    const logs = calls().find((args) => args[0] === 'logs')!;
+    expect(logs).toEqual(expect.arrayContaining(['-l', '--since=30m', '--tail=-1']));
+  });
+
   it('passes --context to every kubectl call and exits 1 when --fail-on is met', async () => {
-    fakeKubectl(dir, { deployments: DEPLOYMENTS, logs: 'no subnets found\n', events: '' });
+    fakeKubectl({ deployments: DEPLOYMENTS, logs: 'no subnets found\n', events: '' });
     const { code } = await runCli(['watch', '--context', 'staging', '--fail-on', 'critical'], { env: env() });
     expect(code).toBe(1);
     expect(calls().every((args) => args[0] === '--context' && args[1] === 'staging')).toBe(true);
   });
 
   it('says what to do when no Karpenter deployment is found', async () => {
-    fakeKubectl(dir, { deployments: JSON.stringify({ kind: 'List', items: [] }), logs: '', events: '' });
+    fakeKubectl({ deployments: JSON.stringify({ kind: 'List', items: [] }), logs: '', events: '' });
     const { code, stderr } = await runCli(['watch'], { env: env() });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^karpenter-doctor: no Karpenter deployment found .*; pass --namespace and --deployment\n$/);
   });
 
   it('says kubectl is missing when it is not on PATH', async () => {
-    const { code, stderr } = await runCli(['watch'], { env: { PATH: dir } });
+    const { code, stderr } = await runCli(['watch'], { env: { PATH: kubectl.dir } });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^karpenter-doctor: kubectl was not found on PATH/);
   });

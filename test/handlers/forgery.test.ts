@@ -19,6 +19,7 @@ import { remediate } from '../../lambdas/handlers/remediator';
 import { awslogsEvent } from '../support/awslogs';
 import { ACCOUNT, REGION, testSettings } from '../support/aws';
 import { ANALYZER_CONTEXT, useHandlerHarness } from '../support/handler-harness';
+import { FORGED_EVENT, FORGED_KINDS, FORGED_QUOTA_LINE, FORGERIES, KARPENTER_CONTROLLER } from '../support/forgery';
 
 /**
  * Issue 32: a workload pod of a shared cluster prints what Karpenter or the API server would, in
@@ -31,41 +32,6 @@ const serviceQuotas = mockClient(ServiceQuotasClient);
 
 const APPLICATION = '/aws/containerinsights/prod/application';
 const EVENTS = '/eks/prod/kubernetes-events';
-const SHOP = { pod_name: 'web-7d4b9c6f5d-x2x9k', namespace_name: 'shop', container_name: 'app' };
-const KARPENTER = { pod_name: 'karpenter-6d8f7b9c54-q2w4x', namespace_name: 'karpenter', container_name: 'controller' };
-
-/** The Event that says Karpenter's own pod cannot be scheduled (the trigger of raise-system-nodegroup). */
-const EVENT = {
-  kind: 'Event',
-  type: 'Warning',
-  reason: 'FailedScheduling',
-  message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
-  involvedObject: { kind: 'Pod', namespace: 'kube-system', name: 'karpenter-6d8f7b9c54-q2w4x' },
-};
-/** A Karpenter line of the vCPU quota of P instances (the trigger of request-quota-increase). */
-const ZAP = {
-  level: 'ERROR',
-  time: '2026-11-28T02:20:30.000Z',
-  logger: 'controller',
-  message: 'failed launching nodeclaim',
-  error:
-    'creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to.',
-  NodeClaim: { name: 'p4d-karpenter-hmqzq' },
-};
-
-/** The three shapes of Fluent Bit's kubernetes filter: Merge_Log Off, Merge_Log_Key log_processed, merged at the root. */
-const SHAPES: Array<[string, (inner: object, kubernetes: object) => object]> = [
-  ['the log string', (inner, kubernetes) => ({ log: JSON.stringify(inner), stream: 'stdout', kubernetes })],
-  ['log_processed', (inner, kubernetes) => ({ log: JSON.stringify(inner), log_processed: inner, kubernetes })],
-  ['merged at the root', (inner, kubernetes) => ({ ...inner, stream: 'stdout', kubernetes })],
-];
-const KINDS: Array<[string, object]> = [
-  ['an Event JSON', EVENT],
-  ['a zap JSON Karpenter line', ZAP],
-];
-const FORGERIES = SHAPES.flatMap(([shape, ship]) =>
-  KINDS.map(([kind, inner]) => [kind, shape, JSON.stringify(ship(inner, SHOP))] as const),
-);
 
 let clock: number;
 const settings = () => ({
@@ -139,7 +105,7 @@ describe('a workload pod forging Karpenter', () => {
     expect(serviceQuotas).not.toHaveReceivedCommand(RequestServiceQuotaIncreaseCommand);
   });
 
-  it.each(KINDS)('%s without any metadata in the shared group is foreign', async (_kind, inner) => {
+  it.each(FORGED_KINDS)('%s without any metadata in the shared group is foreign', async (_kind, inner) => {
     const { analysis } = await deliverAndRemediate(APPLICATION, [JSON.stringify(inner)]);
 
     expect(analysis).toMatchObject({ outcome: 'no-findings', foreign: 1 });
@@ -148,13 +114,17 @@ describe('a workload pod forging Karpenter', () => {
 
 describe('the genuine sources, for contrast', () => {
   it('raises the system node group on the Event from the events log group', async () => {
-    await deliverAndRemediate(EVENTS, [JSON.stringify(EVENT)]);
+    await deliverAndRemediate(EVENTS, [JSON.stringify(FORGED_EVENT)]);
 
     expect(eks).toHaveReceivedCommandWith(UpdateNodegroupConfigCommand, { nodegroupName: 'system' });
   });
 
   it("reports the quota finding of Karpenter's own line in the shared group", async () => {
-    const line = JSON.stringify({ log: JSON.stringify(ZAP), stream: 'stderr', kubernetes: KARPENTER });
+    const line = JSON.stringify({
+      log: JSON.stringify(FORGED_QUOTA_LINE),
+      stream: 'stderr',
+      kubernetes: KARPENTER_CONTROLLER,
+    });
 
     const { analysis, findings } = await deliverAndRemediate(APPLICATION, [line]);
 

@@ -13,6 +13,7 @@ import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lamb
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testClients, testObservability, testSettings } from '../support/aws';
 import { startDynalite, type LocalDynamo } from '../support/dynalite';
+import { safeSuffix, untoleratedTaintEvent } from '../support/kube-events';
 
 // Hundreds of incidents against a real local DynamoDB on a shared machine: generous, never timed.
 jest.setTimeout(120_000);
@@ -25,33 +26,13 @@ const FUNCTION_ARN = 'arn:aws:lambda:eu-west-1:111122223333:function:karpenter-d
 const T0 = Date.parse('2026-11-28T02:21:00Z');
 const context = { invokedFunctionArn: FUNCTION_ARN, getRemainingTimeInMillis: () => 60_000 };
 
-/** Kubernetes' safe-encoding alphabet, as in ReplicaSet and pod name suffixes. */
-const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
-const suffix = (n: number, length: number): string =>
-  Array.from({ length }, (_, i) => SAFE[Math.floor(n / SAFE.length ** i) % SAFE.length]).join('');
-
-/** A FailedScheduling Event of one pod of workload `app-<n>`, whose nodes carry a taint it does not tolerate. */
-const untoleratedTaint = (workload: number, taint: string): string =>
-  JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'v1',
-    type: 'Warning',
-    reason: 'FailedScheduling',
-    message: `0/3 nodes are available: 3 node(s) had untolerated taint {${taint}: true}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.`,
-    involvedObject: {
-      kind: 'Pod',
-      namespace: 'shop',
-      name: `app-${workload}-${suffix(workload, 10)}-${suffix(workload, 5)}`,
-    },
-  });
-
 /** A line of another container in the shared application log group, as Fluent Bit ships it. */
 const foreignLine = (message: string, namespace = 'shop', container = 'app') =>
   JSON.stringify({
     log: message,
     stream: 'stdout',
     kubernetes: {
-      pod_name: `app-${suffix(1, 10)}-${suffix(2, 5)}`,
+      pod_name: `app-${safeSuffix(1, 10)}-${safeSuffix(2, 5)}`,
       namespace_name: namespace,
       container_name: container,
     },
@@ -117,7 +98,7 @@ const isDigest = (value: unknown): value is Digest => (value as Digest).kind ===
 
 describe('analyzer under a storm', () => {
   it('sends at most 6 notices for 300 failing workloads of 60 causes, and the digest accounts for every workload', async () => {
-    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`));
+    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaintEvent(i, `team-${i % 60}`));
 
     const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
 
@@ -138,7 +119,7 @@ describe('analyzer under a storm', () => {
   });
 
   it('sends no second digest when the completed storm batch is delivered again', async () => {
-    const event = awslogsEvent(Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`)));
+    const event = awslogsEvent(Array.from({ length: 300 }, (_, i) => untoleratedTaintEvent(i, `team-${i % 60}`)));
     const shared = deps();
     await analyzeSubscription(event, context, shared);
     const sentFirst = messages().length;
@@ -158,7 +139,7 @@ describe('analyzer under a storm', () => {
   });
 
   it('makes 300 workloads failing on one taint one incident with all of them counted', async () => {
-    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, 'dedicated'));
+    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaintEvent(i, 'dedicated'));
 
     const result = await analyzeSubscription(awslogsEvent(lines), context, deps());
 
@@ -175,7 +156,7 @@ describe('analyzer under a storm', () => {
       sns.resetHistory();
       events.resetHistory();
       const db = counting(dynamo.doc);
-      const lines = Array.from({ length: size }, (_, i) => untoleratedTaint(i, `t-${i}`));
+      const lines = Array.from({ length: size }, (_, i) => untoleratedTaintEvent(i, `t-${i}`));
 
       const result = await analyzeSubscription(awslogsEvent(lines), context, deps(db.client));
 
@@ -204,7 +185,7 @@ describe('analyzer under a long storm', () => {
     // past that limit are the ones no incident item remembers (725 notices an hour before issue 32).
     const settings = { ...testSettings(tableName), limits: { ...DEFAULT_LIMITS, maxIncidentsPerDelivery: 10 } };
     const shared = deps(undefined, { settings });
-    const lines = Array.from({ length: 60 }, (_, i) => untoleratedTaint(i, `team-${i}`));
+    const lines = Array.from({ length: 60 }, (_, i) => untoleratedTaintEvent(i, `team-${i}`));
     const perHour = [0, 0];
     let before = 0;
     // Every 5 s for 65 minutes: the hour of the storm and the start of the next window.
@@ -238,9 +219,9 @@ describe('analyzer in a shared application log group', () => {
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718')),
       foreignLine(subnetExhaustionLine('subnet-0a1b2c3d4e5f60718'), 'kube-system', 'aws-node'),
       foreignLine(subnetExhaustionLine('subnet-0b2c3d4e5f6071829'), 'karpenter', 'controller'),
-      foreignLine(untoleratedTaint(1, 'dedicated'), 'monitoring', 'event-exporter'),
+      foreignLine(untoleratedTaintEvent(1, 'dedicated'), 'monitoring', 'event-exporter'),
       // Unread metadata proves nothing where every pod writes (issue 32).
-      untoleratedTaint(2, 'dedicated'),
+      untoleratedTaintEvent(2, 'dedicated'),
       subnetExhaustionLine('subnet-0c3d4e5f607182930'),
     ];
     const settings = {
@@ -268,7 +249,7 @@ describe('analyzer when SNS is down', () => {
   it('sends the open notice on the next delivery after three failed attempts, once', async () => {
     sns.on(PublishCommand).rejects(new Error('Service Unavailable'));
     const shared = deps();
-    const first = awslogsEvent([untoleratedTaint(1, 'dedicated')], { firstId: 1 });
+    const first = awslogsEvent([untoleratedTaintEvent(1, 'dedicated')], { firstId: 1 });
 
     for (let attempt = 0; attempt < 3; attempt++) {
       await expect(analyzeSubscription(first, context, shared)).rejects.toBeInstanceOf(PublishError);
@@ -279,9 +260,9 @@ describe('analyzer when SNS is down', () => {
     sns.reset();
     sns.on(PublishCommand).resolves({ MessageId: 'c0ffee00-0000-4000-8000-000000000002' });
     clock = T0 + TAKEOVER_AFTER_MS + 5 * 60_000;
-    await analyzeSubscription(awslogsEvent([untoleratedTaint(2, 'dedicated')], { firstId: 100 }), context, shared);
+    await analyzeSubscription(awslogsEvent([untoleratedTaintEvent(2, 'dedicated')], { firstId: 100 }), context, shared);
     clock += 5 * 60_000;
-    await analyzeSubscription(awslogsEvent([untoleratedTaint(3, 'dedicated')], { firstId: 200 }), context, shared);
+    await analyzeSubscription(awslogsEvent([untoleratedTaintEvent(3, 'dedicated')], { firstId: 200 }), context, shared);
 
     const sent = messages().map((m) => m.default as Finding);
     expect(sent).toHaveLength(1);

@@ -12,30 +12,8 @@ import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
 import { useDeployment } from './support/use-deployment';
 import { delivery, Network } from './support/world';
-
-const SHOP = { pod_name: 'web-7d4b9c6f5d-x2x9k', namespace_name: 'shop', container_name: 'app' };
-/** Fluent Bit's three shapes: Merge_Log Off, Merge_Log_Key log_processed, merged at the root (Keep_Log Off). */
-const SHAPES: Array<[string, (inner: object) => string]> = [
-  ['the log string', (inner) => JSON.stringify({ log: JSON.stringify(inner), stream: 'stdout', kubernetes: SHOP })],
-  ['log_processed', (inner) => JSON.stringify({ log: JSON.stringify(inner), log_processed: inner, kubernetes: SHOP })],
-  ['merged at the root', (inner) => JSON.stringify({ ...inner, stream: 'stdout', kubernetes: SHOP })],
-];
-const FORGED_EVENT = {
-  kind: 'Event',
-  type: 'Warning',
-  reason: 'FailedScheduling',
-  message: "0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector.",
-  involvedObject: { kind: 'Pod', namespace: 'kube-system', name: 'karpenter-6d8f7b9c54-q2w4x' },
-};
-const FORGED_QUOTA_LINE = {
-  level: 'ERROR',
-  time: '2026-11-28T02:20:30.000Z',
-  logger: 'controller',
-  message: 'failed launching nodeclaim',
-  error:
-    'creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to.',
-  NodeClaim: { name: 'p4d-karpenter-hmqzq' },
-};
+import { FORGERIES } from '../support/forgery';
+import { untoleratedTaintEvent } from '../support/kube-events';
 
 /**
  * Issue 12 on the wire: the bundled functions of a real `cdk synth` of the maximal configuration
@@ -49,7 +27,7 @@ describe('under storms, forgery and outages', () => {
   const findingTopicArn = (): string => env.aws.physicalIds.get(stack.logicalIdAt('Findings/Topic'))!;
 
   it('sends at most 10 notices for 300 failing workloads, and the digest accounts for every workload', async () => {
-    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaint(i, `team-${i % 60}`));
+    const lines = Array.from({ length: 300 }, (_, i) => untoleratedTaintEvent(i, `team-${i % 60}`));
 
     const invocation = await env.aws.fn('Analyzer').invoke(delivery(env.aws, events, lines, { owner: ACCOUNT }));
 
@@ -121,14 +99,7 @@ describe('under storms, forgery and outages', () => {
     });
 
     // Issue 32: a workload pod of the shared application group printing Karpenter's trigger lines.
-    it.each(
-      SHAPES.flatMap(([shape, ship]) =>
-        [
-          ['an Event', FORGED_EVENT],
-          ['a Karpenter line', FORGED_QUOTA_LINE],
-        ].map(([kind, inner]) => [kind, shape, ship(inner as object)] as const),
-      ),
-    )('changes nothing on %s forged by shop/app in %s', async (_kind, _shape, line) => {
+    it.each(FORGERIES)('changes nothing on %s forged by shop/app in %s', async (_kind, _shape, line) => {
       const application = '/aws/containerinsights/prod/application';
 
       const invocation = await env.aws
@@ -216,7 +187,7 @@ describe('under storms, forgery and outages', () => {
     const topicArn = findingTopicArn();
     const analyzer = env.aws.fn('Analyzer');
     const t0 = Date.now();
-    const first = delivery(env.aws, events, [untoleratedTaint(1, 'dedicated')], { owner: ACCOUNT, startMs: t0 });
+    const first = delivery(env.aws, events, [untoleratedTaintEvent(1, 'dedicated')], { owner: ACCOUNT, startMs: t0 });
     await env.aws.clients.sns.send(new DeleteTopicCommand({ TopicArn: topicArn }));
 
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -236,7 +207,7 @@ describe('under storms, forgery and outages', () => {
       new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: Attributes!.QueueArn! }),
     );
     const later = t0 + 10 * 60_000;
-    const next = delivery(env.aws, events, [untoleratedTaint(2, 'dedicated')], {
+    const next = delivery(env.aws, events, [untoleratedTaintEvent(2, 'dedicated')], {
       owner: ACCOUNT,
       startMs: later,
       firstId: 100,
@@ -252,25 +223,5 @@ describe('under storms, forgery and outages', () => {
 });
 
 /** Kubernetes' safe-encoding alphabet, as in ReplicaSet and pod name suffixes. */
-const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
-const suffix = (n: number, length: number): string =>
-  Array.from({ length }, (_, i) => SAFE[Math.floor(n / SAFE.length ** i) % SAFE.length]).join('');
-
-/** A FailedScheduling Event of a pod of workload `app-<n>` whose nodes carry a taint it does not tolerate. */
-function untoleratedTaint(workload: number, taint: string): string {
-  return JSON.stringify({
-    kind: 'Event',
-    apiVersion: 'v1',
-    type: 'Warning',
-    reason: 'FailedScheduling',
-    message: `0/3 nodes are available: 3 node(s) had untolerated taint {${taint}: true}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.`,
-    involvedObject: {
-      kind: 'Pod',
-      namespace: 'shop',
-      name: `app-${workload}-${suffix(workload, 10)}-${suffix(workload, 5)}`,
-    },
-  });
-}
-
 const workloadsOf = (finding: Record<string, unknown>): number =>
   ((finding.entities as { workloads?: string[] } | undefined)?.workloads ?? []).length;

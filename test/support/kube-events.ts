@@ -15,3 +15,24 @@ export function failedSchedulingEvent(
     ...(fields.lastTimestamp === undefined ? {} : { lastTimestamp: fields.lastTimestamp }),
   });
 }
+
+/** Kubernetes' safe-encoding alphabet, as in ReplicaSet and pod name suffixes. */
+const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
+/** A pod-name suffix of `length` safe characters, distinct for each `n`. */
+export const safeSuffix = (n: number, length: number): string =>
+  Array.from({ length }, (_, i) => SAFE[Math.floor(n / SAFE.length ** i) % SAFE.length]).join('');
+
+/** A FailedScheduling Event of one pod of workload `app-<n>`, whose nodes carry a taint it does not tolerate. */
+export const untoleratedTaintEvent = (workload: number, taint: string): string =>
+  JSON.stringify({
+    kind: 'Event',
+    apiVersion: 'v1',
+    type: 'Warning',
+    reason: 'FailedScheduling',
+    message: `0/3 nodes are available: 3 node(s) had untolerated taint {${taint}: true}. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.`,
+    involvedObject: {
+      kind: 'Pod',
+      namespace: 'shop',
+      name: `app-${workload}-${safeSuffix(workload, 10)}-${safeSuffix(workload, 5)}`,
+    },
+  });

@@ -1,23 +1,11 @@
 /**
- * Which EC2 Service Quota a capacity error hits. EC2 counts running On-Demand vCPUs (and open Spot
- * requests) per instance bucket; `VcpuLimitExceeded` and `MaxSpotInstanceCountExceeded` never name
- * the bucket, so the bucket comes from the instance types the record, the launch request or the
- * NodePool requirements name, never from a default.
- *
- * Codes, checked against public sources (the team's AWS facts list none; the SDK's
- * service-quotas model has no codes):
- * - brennerm/aws-quota-checker aws_quota/check/ec2.py (code and name of each check): On-Demand
- *   Standard, F, G, Inf, P, X; Spot Standard, F, G, Inf, P, X.
- * - dstackai/dstack src/dstack/_internal/core/backends/aws/compute.py: On-Demand Standard, P, G.
- * - aws-solutions/quota-monitor-for-aws (slack-notify.spec.ts fixture, code with its name): On-Demand DL.
- * UNVERIFIED (no source reachable offline; UNVERIFIED_QUOTA_CODES, and the advice says so): On-Demand
- * Trn, HPC and High Memory; Spot Trn and DL; and that HPC and High Memory have no Spot quota.
- * `get-service-quota`, the advice's first step, prints the quota's name, so a wrong code shows at once.
+ * Which EC2 Service Quota a capacity error hits, from the instance types named, never a default
+ * (the sources of the codes: docs/architecture.md, Which EC2 quota a capacity error hits).
  */
 
 export type QuotaBucket = 'standard' | 'g-vt' | 'p' | 'inf' | 'trn' | 'x' | 'f' | 'dl' | 'hpc' | 'high-memory';
 
-/** Codes no reachable source confirmed (see above): the advice asks the reader to check the name first. */
+/** Codes no reachable source confirmed: the advice asks the reader to check the name first. */
 export const UNVERIFIED_QUOTA_CODES: ReadonlySet<string> = new Set([
   'L-2C3B7624',
   'L-F7808C92',

@@ -2,19 +2,8 @@ import { isObject } from '../common/json';
 import type { LogRecord } from '../model';
 
 /**
- * Karpenter's provisioner works in rounds, each logged the same way since v0.33 (sigs.k8s.io/karpenter,
- * pkg/controllers/provisioning): `found provisionable pod(s)` names the pending pods it simulated
- * (`Pods`, `pods` before v1; the first five, then "and N other(s)"), `could not schedule pod` names each
- * pod the simulation could not place (after the round's line since v1, before it in v0.33–v0.37),
- * `created nodeclaim` (`created machine` in v0.27–v0.32) names each NodeClaim it created for them, and
- * the lifecycle controller logs `launched nodeclaim` (`launched machine`) once the cloud provider has
- * created its instance, or `failed launching nodeclaim` (InsufficientCapacity, NodeClassNotReady) and
- * deletes it.
- *
- * A round whose every NodeClaim launched has found a place for each pod it named that no `could not
- * schedule pod` names: those pods are placed, as a Nominated event would say. A round with a NodeClaim
- * whose launch failed (or any failure naming it), or whose NodeClaims have no names (v0.29 and older),
- * places nothing: a launch that failed never hides a failure. Rounds are bounded.
+ * Karpenter's provisioning rounds: a round whose every NodeClaim launched places the pods it named that
+ * nothing says it could not schedule (docs/architecture.md, Karpenter's provisioning rounds).
  */
 
 /** Rounds waiting for their launches, beyond which the oldest is forgotten (placing nothing). */

@@ -3,20 +3,8 @@ import type { LogRecord, Signal } from '../model';
 import { RULE_LIST, type RuleId } from '../recognise/rules';
 
 /**
- * A pod that cannot be scheduled is often placed a second later: Karpenter nominates it for a
- * NodeClaim it launches (a Normal `Nominated` event, "Pod should schedule on: nodeclaim/…",
- * sigs.k8s.io/karpenter pkg/controllers/provisioning/scheduling/events.go), or the scheduler binds
- * it (`Scheduled`, "Successfully assigned ns/pod to node"). A scheduling failure that a later event
- * of the same delivery resolves for every pod it names is routine, not a finding: it is held until
- * the end of the delivery and dropped when resolved. Karpenter's own log says the same when every
- * NodeClaim of the provisioning round that named the pod launched (lambdas/core/launch-rounds.ts).
- *
- * Launch rounds are followed only where one analysis reads Karpenter's log and the scheduler's
- * events together (the CLI: `analyze` over both files, `watch`), `ResolutionOptions.launches`. A
- * CloudWatch Logs delivery holds one log stream, and the controller's stream never carries the
- * scheduler's events: in the Lambda the launch lines could resolve nothing, and parsing them (a
- * large share of a healthy controller log) would only cost. The default subscription filter lets
- * Nominated through for the same reason, and not the launch lines.
+ * A scheduling failure that a later Nominated or Scheduled event of the same delivery resolves for every
+ * pod it names is held and dropped (docs/architecture.md, Placements that resolve a scheduling failure).
  */
 
 /** Rules about pods that cannot be placed: a later placement of the pod resolves them. */

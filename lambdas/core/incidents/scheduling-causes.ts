@@ -2,21 +2,9 @@ import { CATALOG, RULE_LIST, RULES, type RuleId } from '../recognise/rules';
 import type { Entities, Signal } from '../model';
 
 /**
- * One scheduling failure often states several reasons at once: "0/7 nodes are available: 3 node(s)
- * had untolerated taint {nvidia.com/gpu: true}, 4 node(s) didn't match Pod's node affinity/selector".
- * They are one finding, led by one reason, the others kept as its causes (rule ids stay as they are).
- *
- * Which leads follows from how the reasons are counted. kube-scheduler runs its filters in a fixed
- * order (TaintToleration, NodeAffinity, NodeResourcesFit, …, VolumeBinding, VolumeZone,
- * PodTopologySpread, InterPodAffinity: its default plugin set) and counts each node under the first
- * one it fails; Karpenter checks a NodePool's taints, then its requirements, then its instance types
- * and limits. So a node counted under a later filter passed the earlier ones: it is a node the pod
- * could use, and its reason leads. One exception: a node selector, node affinity or NodePool
- * requirement is the pod choosing its nodes, so the nodes it rules out are nodes the pod never
- * wanted; it leads only alone. In the example above the GPU nodes refuse the pod by their taint (the
- * pod wants them) and the others are not GPU nodes: the missing toleration leads.
- *
- * From the reason that leads least to the one that leads most (each module's `scheduling.leadRank`):
+ * The scheduling reasons in the order they lead one finding, least first (`scheduling.leadRank`): a
+ * node counted under a later filter is one the pod could use
+ * (docs/architecture.md, Scheduling failures with several reasons).
  */
 export const SCHEDULING_LEAD_ORDER: readonly RuleId[] = RULE_LIST.filter((rule) => rule.scheduling)
   .sort((a, b) => a.scheduling!.leadRank - b.scheduling!.leadRank)

@@ -1,13 +1,6 @@
 /**
- * Planning more IPv4 address space for Karpenter: secondary VPC CIDR candidates and a subnet per
- * zone in the first of them. Advice only: associating a CIDR touches routing, peering and transit
- * gateways, so karpenter-doctor never does it (https://docs.aws.amazon.com/vpc/latest/userguide/vpc-cidr-blocks.html).
- *
- * Which ranges a VPC may add depends on its primary range ("IPv4 CIDR block association
- * restrictions", Amazon VPC User Guide): beside a primary in one RFC 1918 block, the other RFC 1918
- * blocks are refused, 198.19.0.0/16 is refused, and 100.64.0.0/10 (shared address space) is allowed;
- * more space from the primary's own RFC 1918 block is allowed, except 10.0.0.0/16 beside a primary
- * in 10.0.0.0/15. Publicly routable ranges are allowed by AWS but never suggested here.
+ * Planning more IPv4 address space: secondary VPC CIDR candidates the primary range allows, and a subnet
+ * per zone; advice only (docs/architecture.md, Secondary CIDR candidates).
  */
 
 export interface Cidr {

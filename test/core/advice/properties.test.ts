@@ -1,15 +1,15 @@
-import { RULE_IDS, type RuleId } from '../../../lambdas/core/recognise/rules';
+import { diagnose, RULE_IDS, RULES, type LiveFact, type RuleId } from '../../../lambdas/core/recognise/rules';
 import type { RemediationStep } from '../../../lambdas/core/advice/types';
 import { analyzeMessages } from '../../../lambdas/core/analyze';
 import { emptyContext, type FindingContext } from '../../../lambdas/core/findings/context';
-import { diagnose } from '../../../lambdas/core/recognise/rules';
-import { adviceSamples, ADVICE_CASES, type AdviceSample } from '../../support/advice-cases';
+import { adviceCasesOf, adviceSamples, type AdviceSample } from '../../support/advice-cases';
+import { LIVE_FACTS } from '../../support/live-facts';
 import { loadSamples } from '../../helpers';
 import { SCHEDULING_LEAD_ORDER } from '../../../lambdas/core/incidents/scheduling-causes';
 
 /**
- * Properties every rule's advice must have (issue 18), checked on realistic findings with and
- * without live context and on every labelled sample: sizes are never lowered; the quota matches the
+ * Properties every rule's advice must have (issue 18), checked on the findings of every rule's
+ * firing examples with and without live context and on every labelled sample: sizes are never lowered; the quota matches the
  * instance family; namespaces and workload kinds come from the record; every command that drifts,
  * replaces or restarts says so; no remedy that can cause the failure it treats.
  *
@@ -453,40 +453,51 @@ describe('counts kept', () => {
 });
 
 describe('advice properties', () => {
-  it('has a realistic case for every rule', () => {
-    expect(RULE_IDS.filter((rule) => !ADVICE_CASES[rule]?.length)).toEqual([]);
+  it('has a case from its own firing examples for every rule', () => {
+    expect(RULE_IDS.filter((rule) => adviceCasesOf(rule).length === 0)).toEqual([]);
   });
 
-  it('has a case with live context for every rule whose advice reads live context', () => {
-    // Every live fact any case has, at once: a rule whose advice changes with it must have a live case.
-    const live: FindingContext = { ...emptyContext(), enrichmentErrors: [] };
-    for (const c of Object.values(ADVICE_CASES).flat()) {
-      for (const [key, value] of Object.entries(c.context ?? {})) {
-        const facts = live as unknown as Record<string, unknown[] | undefined>;
-        facts[key] = [...(facts[key] ?? []), ...(value as unknown[])];
-      }
-    }
-    const advice = (rule: RuleId, entities: AdviceSample['entities'], context: FindingContext, evidence?: string[]) =>
-      JSON.stringify(
-        diagnose({
-          rule,
-          cluster: 'prod',
-          region: 'us-west-2',
-          entities,
-          occurrences: 3,
-          context,
-          evidence: evidence ?? [],
-        }),
-      );
-    const unlive = RULE_IDS.filter((rule) => {
-      const cases = ADVICE_CASES[rule] ?? [];
-      if (cases.some((c) => c.context)) return false;
-      return cases.some(
-        (c) => advice(rule, c.entities, emptyContext(), c.evidence) !== advice(rule, c.entities, live, c.evidence),
-      );
-    });
-    expect(unlive).toEqual([]);
+  const advice = (
+    rule: RuleId,
+    c: { entities: AdviceSample['entities']; evidence: string[] },
+    context: FindingContext,
+  ) =>
+    JSON.stringify(
+      diagnose({
+        rule,
+        cluster: 'prod',
+        region: 'us-west-2',
+        entities: c.entities,
+        occurrences: 3,
+        context,
+        evidence: c.evidence,
+      }),
+    );
+  const KINDS = Object.keys(LIVE_FACTS) as LiveFact[];
+
+  it.each(RULE_IDS)('%s reads no live fact its enrichment does not declare', (rule) => {
+    // The enrichment describes only what a rule declares: advice that changes with an undeclared fact never sees it.
+    const undeclared = KINDS.filter((kind) => !(RULES[rule].enrichment ?? []).includes(kind));
+    const changed = adviceCasesOf(rule).flatMap((c) =>
+      undeclared.flatMap((kind) =>
+        LIVE_FACTS[kind](c.entities)
+          .filter((facts) => advice(rule, c, emptyContext()) !== advice(rule, c, { ...facts, enrichmentErrors: [] }))
+          .map(() => `${c.label} changes with ${kind}`),
+      ),
+    );
+    expect(changed).toEqual([]);
   });
+
+  it.each(RULE_IDS.filter((rule) => RULES[rule].enrichment?.length))(
+    '%s reads the live facts it declares, in some case',
+    (rule) => {
+      // A declared fact costs an AWS call per finding: some case's advice must change with it.
+      const reads = adviceCasesOf(rule).some((c) =>
+        c.live.some((live) => advice(rule, c, emptyContext()) !== advice(rule, c, { ...live, enrichmentErrors: [] })),
+      );
+      expect(reads).toBe(true);
+    },
+  );
 
   describe.each(RULE_IDS)('%s', (rule) => {
     const ofRule = samples.filter((s) => s.rule === rule);

@@ -1,7 +1,7 @@
 import { analyzeMessages } from '../../../lambdas/core/analyze';
 import { emptyContext, type FindingContext } from '../../../lambdas/core/findings/context';
 import { buildFinding, type Finding } from '../../../lambdas/core/findings/finding';
-import { MANAGED_AT_MAX, SELF_MANAGED_SYSTEM } from '../../support/advice-cases';
+import { MANAGED_AT_MAX, SELF_MANAGED_SYSTEM } from '../../support/live-facts';
 
 /**
  * The seed article's remedies (the AWS Knowledge Center article on troubleshooting Karpenter scaling),

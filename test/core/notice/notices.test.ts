@@ -8,7 +8,7 @@ import { detailParts, FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lamb
 import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/findings/render-report';
 import { shortTitleOf } from '../../../lambdas/core/notice/short-titles';
 import { placeOf } from '../../../lambdas/core/notice/place';
-import { ADVICE_CASES } from '../../support/advice-cases';
+import { adviceCasesOf, type AdviceCase } from '../../support/advice-cases';
 
 /**
  * The Amazon Q Developer in chat applications custom notification, as documented ("Custom
@@ -40,9 +40,9 @@ const CHAT_SCHEMA = z.strictObject({
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
-function findingOf(rule: RuleId, c: NonNullable<(typeof ADVICE_CASES)[RuleId]>[number] | undefined): Finding {
+function findingOf(rule: RuleId, c: AdviceCase | undefined): Finding {
   const entities = c?.entities ?? {};
-  const context = c?.context ? { ...c.context, enrichmentErrors: [] } : emptyContext();
+  const context = c?.live[0] ? { ...c.live[0], enrichmentErrors: [] } : emptyContext();
   const evidence = c?.evidence ?? [];
   const advice = diagnose({ rule, cluster: 'prod', region: 'us-west-2', entities, occurrences: 3, context, evidence });
   return {
@@ -66,8 +66,8 @@ function findingOf(rule: RuleId, c: NonNullable<(typeof ADVICE_CASES)[RuleId]>[n
 }
 
 const cases = RULE_IDS.flatMap((rule) => {
-  const list = ADVICE_CASES[rule] ?? [];
-  return (list.length ? list : [undefined]).map((c, i) => [`${rule}#${i}`, findingOf(rule, c)] as const);
+  const list = adviceCasesOf(rule);
+  return (list.length ? list : [undefined]).map((c) => [c?.label ?? rule, findingOf(rule, c)] as const);
 });
 
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);

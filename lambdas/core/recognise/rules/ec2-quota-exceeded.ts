@@ -123,6 +123,11 @@ export default defineRule({
         line: 'creating instance, insufficient capacity, with fleet error(s), MaxSpotInstanceCountExceeded: Max spot instance count exceeded',
         source: "constructed from Karpenter's fleet error wrapping and the EC2 error code MaxSpotInstanceCountExceeded",
       },
+      {
+        line: '{"level":"ERROR","time":"2024-08-20T09:59:06.590Z","logger":"controller","message":"failed launching nodeclaim","controller":"nodeclaim.lifecycle","NodeClaim":{"name":"gpu-hmqzq"},"error":"creating instance, insufficient capacity, with fleet error(s), VcpuLimitExceeded: You have requested more vCPU capacity than your current vCPU limit of 64 allows for the instance bucket that the specified instance type belongs to. Please visit http://aws.amazon.com/contact-us/ec2-request to request an adjustment to this limit.; InsufficientInstanceCapacity: We currently do not have sufficient g5.12xlarge capacity in the Availability Zone you requested (us-west-2a)."}',
+        source:
+          "constructed from Karpenter's fleet error wrapping, which joins each distinct fleet error as `code: message` with `; ` (the quota's message names no type, the capacity one does)",
+      },
     ],
     silent: [
       {

@@ -93,6 +93,11 @@ export default defineRule({
         line: "Warning FailedScheduling  3m    default-scheduler 0/4 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 3 node(s) didn't satisfy existing pods anti-affinity rules, 4 node(s) didn't match Pod's node affinity rules",
         source: seedSection(10),
       },
+      {
+        line: "Warning  FailedScheduling  2m  default-scheduler  0/5 nodes are available: 5 node(s) didn't match Pod's node affinity/selector. preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.",
+        source:
+          "constructed from kube-scheduler's FailedScheduling event with the NodeAffinity plugin's reason as the only one",
+      },
     ],
     silent: [
       {
