@@ -388,6 +388,11 @@ export function adviceSamples(): AdviceSample[] {
       variant(`${rule}#${i}/no-context`, c.entities, emptyContext(), c.evidence);
       if (c.context) variant(`${rule}#${i}/live`, c.entities, { ...c.context, enrichmentErrors: [] }, c.evidence);
     });
+    // The same advice for logs of older Karpenter releases (Provisioner / Machine, then v1beta1).
+    const first = ADVICE_CASES[rule]?.[0];
+    for (const api of ['karpenter.sh/v1alpha5', 'karpenter.sh/v1beta1']) {
+      variant(`${rule}/${api}`, { ...first?.entities, karpenterApis: [api] }, emptyContext(), first?.evidence);
+    }
   }
   for (const sample of loadSamples().samples) {
     const lines = sample.raw.split('\n').map((message, i) => ({ message, origin: { line: i + 1, file: sample.id } }));
