@@ -234,7 +234,7 @@ export function followPrinter(
       }
       const rows = findings.map(
         (f) =>
-          `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title}  ${style.dim(`[${f.rule}]`)} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
+          `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
       );
       const unrecognised = renderUnrecognised(analysis.unrecognised);
       return `${renderSummary(findings, analysis.stats.records, stats.malformed)}\n${rows.length ? `${rows.join('\n')}\n` : ''}${unrecognised ? `${unrecognised}\n` : ''}`;

@@ -51,7 +51,7 @@ describe('karpenter-doctor analyze --follow', () => {
   it('prints a finding while the stream is still open, an escalation, and a summary at EOF', async () => {
     const run = start(['analyze', '--follow', '--cluster', 'prod', '-']);
     run.child.stdin.write(`${subnetExhaustionLine('subnet-0a1b2c3d4e5f60718', 'default-1')}\n`);
-    await run.until(/opened\nCRITICAL Subnets are out of free IP addresses {2}\[subnet-ip-exhaustion\]/);
+    await run.until(/opened\nCRITICAL Subnets are out of free IP addresses\n/);
     expect(run.child.exitCode).toBeNull();
 
     run.child.stdin.write(`${subnetExhaustionLine('subnet-0b2c3d4e5f6071829', 'default-2')}\n`);

@@ -5,7 +5,7 @@ import { parseMessage } from '../../../lambdas/core/parse/parse-message';
 import { extractEntities } from '../../../lambdas/core/recognise/entities';
 import { diagnose, type RuleId } from '../../../lambdas/core/recognise/rules';
 
-/** Real lines (reference/karpenter-samples.jsonl, real-lines-train.jsonl), with the version their source names. */
+/** Real lines from public issues and logs, with the Karpenter release their source names. */
 const V0_30_LIMITS = // train-114, Karpenter v0.30.0, aws/karpenter-provider-aws#4698
   '2023-09-26T10:01:47.781Z\tERROR\tcontroller.provisioner\tscheduling/scheduler.go:190\tCould not schedule pod, all available instance types exceed limits for provisioner: "default"\t{"commit": "637a642", "pod": "default/resource-hungry-deployment-7885789675-9gw6c"}';
 const V0_23_SUBNET = // ref-030, Karpenter v0.23.0, aws/karpenter-provider-aws#3380
