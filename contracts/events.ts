@@ -11,3 +11,10 @@ export const DETAIL_TYPES = {
   resolved: 'Karpenter Finding Resolved',
   remediation: 'Karpenter Remediation',
 } as const;
+
+/**
+ * Why a `Karpenter Finding` event goes out (`detail.reason`): a finding first seen, an escalation
+ * (with `detail.changed`), a reminder after the re-notify interval, or its resolution.
+ */
+export const FINDING_EVENT_REASONS = ['open', 'escalation', 'reminder', 'resolved'] as const;
+export type FindingEventReason = (typeof FINDING_EVENT_REASONS)[number];

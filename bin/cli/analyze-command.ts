@@ -5,7 +5,7 @@ import type { FindingContext } from '../../lambdas/core/findings/context';
 import { buildFinding, type Finding } from '../../lambdas/core/findings/finding';
 import { emptyInputStats, type InputStats } from '../../lambdas/core/decode/local-input';
 import { escalationKindOf } from '../../lambdas/core/incidents/lifecycle';
-import { SEVERITIES, type Severity } from '../../lambdas/core/model';
+import { SEVERITIES, type EntityKind, type Severity } from '../../lambdas/core/model';
 import { renderHtml, renderMarkdown } from '../../lambdas/core/findings/render-report';
 import { PLAIN, renderFindingText, renderSummary, renderUnrecognised } from '../../lambdas/core/findings/render-text';
 import { sanitizeLine } from '../../lambdas/core/common/sanitize';
@@ -185,6 +185,13 @@ interface FollowPrinter {
  * `--follow` output: a finding when its incident opens, again when it escalates (its affected set
  * grows: another subnet out of IPs, another IAM action denied), and a summary at the end.
  */
+/** What an escalation adds, in words (the entity kinds rules escalate on, lambdas/core/recognise/rules). */
+const AFFECTED_WORDS: Partial<Record<EntityKind, string>> = {
+  iamActions: 'IAM actions',
+  nodeclasses: 'node classes',
+  instanceTypes: 'instance types',
+};
+
 export function followPrinter(
   options: Pick<AnalyzeOptions, 'format'>,
   region: string | undefined,
@@ -214,7 +221,7 @@ export function followPrinter(
         const added = now.filter((value) => !before.includes(value));
         io.stdout(
           `${style.dim(`── ${incident.lastSeen ?? 'now'} ESCALATED`)} ${style.severity(finding.severity, finding.severity.toUpperCase())} ${finding.title}\n` +
-            `  new      ${affected} ${sanitizeLine(added.join(', ') || now.join(', '), 400)} (now ${now.length})\n\n`,
+            `  new      ${AFFECTED_WORDS[affected!] ?? affected} ${sanitizeLine(added.join(', ') || now.join(', '), 400)} (now ${now.length})\n\n`,
         );
       } else {
         io.stdout(`${style.dim(`── ${incident.lastSeen ?? 'now'} opened`)}\n${renderFindingText(finding, style)}\n\n`);
@@ -234,7 +241,7 @@ export function followPrinter(
       }
       const rows = findings.map(
         (f) =>
-          `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title}  ${style.dim(`[${f.rule}]`)} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
+          `  ${style.severity(f.severity, f.severity.toUpperCase().padEnd(8))} ${f.title} · ${f.occurrences} occurrence${f.occurrences === 1 ? '' : 's'}`,
       );
       const unrecognised = renderUnrecognised(analysis.unrecognised);
       return `${renderSummary(findings, analysis.stats.records, stats.malformed)}\n${rows.length ? `${rows.join('\n')}\n` : ''}${unrecognised ? `${unrecognised}\n` : ''}`;

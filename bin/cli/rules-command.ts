@@ -1,4 +1,5 @@
 import { emptyContext } from '../../lambdas/core/findings/context';
+import { automaticWhen } from '../../lambdas/core/findings/render-text';
 import { CATALOG, RULES, RULE_IDS, diagnose, type RuleId } from '../../lambdas/core/recognise/rules';
 import { InputError } from './text-input';
 
@@ -69,7 +70,7 @@ export function renderRule(id: string, format: RulesFormat): string {
     '',
     'fix',
     ...advice.remediation.flatMap((step, index) => [
-      `  ${index + 1}. ${step.title}${step.action ? ` (action: ${step.action})` : ''}`,
+      `  ${index + 1}. ${step.title}${step.action ? ` (${automaticWhen(step.action)})` : ''}`,
       ...step.detail.split('\n').map((detail) => `     ${detail}`),
       ...step.commands.map((command) => `     $ ${command}`),
     ]),

@@ -40,6 +40,11 @@ export const ENTITY_KINDS = [
   'serviceAccounts',
   /** Namespaces the Karpenter controller runs in, from the writing pod, its log stream or its service account. */
   'karpenterNamespaces',
+  /**
+   * The Karpenter API generations a record's own vocabulary shows (`karpenter.sh/v1alpha5` for
+   * Provisioner/Machine, v0.31 and before; `karpenter.sh/v1beta1` for v0.32-v0.37; `karpenter.sh/v1`).
+   */
+  'karpenterApis',
 ] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 export type Entities = Partial<Record<EntityKind, string[]>>;

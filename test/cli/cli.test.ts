@@ -50,7 +50,9 @@ describe('karpenter-doctor analyze', () => {
   it('prints a text report with no colour off a terminal', async () => {
     const { stdout } = await run(['analyze', ...EXAMPLES]);
     expect(stdout).toMatch(/^\d+ findings \(2 critical, /);
-    expect(stdout).toContain('CRITICAL Subnets are out of free IP addresses  [subnet-ip-exhaustion]');
+    expect(stdout).toContain('\nCRITICAL Subnets are out of free IP addresses\n');
+    expect(stdout).toContain('\n  rule       subnet-ip-exhaustion\n');
+    expect(stdout).not.toContain('[subnet-ip-exhaustion]');
     expect(stdout).not.toContain('\u001b[');
   });
 
@@ -97,7 +99,8 @@ describe('karpenter-doctor analyze', () => {
         '{"kind":"Event","reason":"DisruptionBlocked","message":"Cannot disrupt NodeClaim: pdb \\"web\\" prevents pod evictions","involvedObject":{"kind":"NodeClaim","name":"default-x"}}',
       ].join('\n');
     const { code, stdout } = await run(['analyze', '--fail-on', severity, '-'], { readStdin });
-    expect(stdout).toMatch(/HIGH .*\[nodepool-limits-exceeded\]/);
+    expect(stdout).toMatch(/\nHIGH +NodePool limits stop Karpenter from adding capacity\n/);
+    expect(stdout).toContain('\n  rule       nodepool-limits-exceeded\n');
     expect(stdout).not.toContain('CRITICAL');
     expect(code).toBe(expected);
   });

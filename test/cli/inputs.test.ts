@@ -145,7 +145,7 @@ describe('karpenter-doctor analyze inputs', () => {
     const path = write('long.log', `${'x'.repeat(3 * 1024 * 1024)}\nno subnets found\n`);
     const { code, stdout, stderr } = await runCli(['analyze', path]);
     expect(code).toBe(0);
-    expect(stdout).toContain('[subnet-or-security-group-not-found]');
+    expect(stdout).toContain('\n  rule       subnet-or-security-group-not-found');
     expect(stderr).toMatch(/1 lines longer than 1 MiB cut/);
   });
 

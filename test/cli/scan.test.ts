@@ -186,7 +186,7 @@ describe('karpenter-doctor scan, with kubectl on PATH', () => {
     expect(stdout).toContain('EKS Auto Mode cluster (NodeClass default (eks.amazonaws.com/v1)');
     expect(stdout).toContain('migration trap: web/api-0 selects on karpenter.k8s.aws/instance-family');
     expect(stdout).toContain('migration trap: gp2 provisioner kubernetes.io/aws-ebs');
-    expect(stdout).toContain('[subnet-or-security-group-not-found]');
+    expect(stdout).toContain('\n  rule       subnet-or-security-group-not-found\n');
     expect(stdout).not.toMatch(/\bhelm (upgrade|install)\b/);
     expect(stdout).not.toMatch(/kubectl \S+ ec2nodeclass/i);
   });

@@ -111,11 +111,17 @@ export function adviceSamples(): AdviceSample[] {
         advice: diagnose({ ...input(rule, entities, context), evidence: lines }),
       });
     variant(`${rule}/empty`, {}, emptyContext());
-    for (const c of adviceCasesOf(rule)) {
+    const cases = adviceCasesOf(rule);
+    for (const c of cases) {
       variant(`${c.label}/no-context`, c.entities, emptyContext(), c.evidence);
       c.live.forEach((live, i) =>
         variant(`${c.label}/live${i ? `-${i}` : ''}`, c.entities, { ...live, enrichmentErrors: [] }, c.evidence),
       );
+    }
+    // The same advice for logs of older Karpenter releases (Provisioner / Machine, then v1beta1).
+    const first = cases[0];
+    for (const api of ['karpenter.sh/v1alpha5', 'karpenter.sh/v1beta1']) {
+      variant(`${rule}/${api}`, { ...first?.entities, karpenterApis: [api] }, emptyContext(), first?.evidence);
     }
   }
   for (const sample of loadSamples().samples) {

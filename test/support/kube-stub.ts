@@ -83,6 +83,12 @@ const GROUPS: Record<string, ResourceDef[]> = {
     r('nodeclaims', 'NodeClaim', false, undefined, ['status']),
   ],
   'karpenter.k8s.aws/v1': [r('ec2nodeclasses', 'EC2NodeClass', false, ['ec2nc', 'ec2ncs'], ['status'])],
+  // Karpenter v0.31 and before (karpenter.sh/v1alpha5), for the advice given to logs of those releases.
+  'karpenter.sh/v1alpha5': [
+    r('provisioners', 'Provisioner', false, undefined, ['status']),
+    r('machines', 'Machine', false, undefined, ['status']),
+  ],
+  'karpenter.k8s.aws/v1alpha1': [r('awsnodetemplates', 'AWSNodeTemplate', false, undefined, ['status'])],
   'eks.amazonaws.com/v1': [r('nodeclasses', 'NodeClass', false, undefined, ['status'])],
   'crd.k8s.amazonaws.com/v1alpha1': [r('eniconfigs', 'ENIConfig', false)],
 };

@@ -1,3 +1,4 @@
+import { karpenterApiOf, type KarpenterApi } from '../common/karpenter-api';
 import type { FindingContext } from '../findings/context';
 import type { Entities } from '../model';
 import { controllerLocation, type ControllerLocation } from './controller';
@@ -54,6 +55,11 @@ export class Facts {
   /** Where the Karpenter controller runs: from the record, or kube-system flagged unknown. */
   controller(): ControllerLocation {
     return controllerLocation({ namespaces: this.all('karpenterNamespaces'), pods: this.all('pods') });
+  }
+
+  /** The Karpenter API generation the records show; undefined when they show none (advice is for v1). */
+  get karpenterApi(): KarpenterApi | undefined {
+    return karpenterApiOf(this.input.entities);
   }
 
   /** The evidence lines of the finding. */

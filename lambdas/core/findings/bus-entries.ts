@@ -1,5 +1,6 @@
-import { DETAIL_TYPES } from '../../../contracts/events';
+import { DETAIL_TYPES, type FindingEventReason } from '../../../contracts/events';
 import type { Finding } from './finding';
+import { shrunkToFit } from './fit-size';
 
 /** One PutEvents entry, before the bus name is added. */
 export interface EventEntry {
@@ -17,7 +18,15 @@ export interface ArnScope {
   account: string;
 }
 
-/** The EventBridge entry of a finding: `detail` is the finding document itself. */
+/** A notice's kind → the event's `reason`: what a rule on the bus matches to tell a new finding from a repeat. */
+const NOTICE_REASONS: Readonly<Record<string, FindingEventReason>> = {
+  new: 'open',
+  escalated: 'escalation',
+  reminder: 'reminder',
+  resolved: 'resolved',
+};
+
+/** The EventBridge entry of a finding: `detail` is the finding document itself, with why it goes out. */
 export function findingEventOf(
   finding: Finding,
   source: string,
@@ -25,15 +34,34 @@ export function findingEventOf(
   /** Why this event goes out: an escalation carries `reason: escalation` and what changed. */
   notice?: { kind: string; generation?: number; changed?: string },
 ): EventEntry {
-  const escalation = notice?.kind === 'escalated' ? { reason: 'escalation', changed: notice.changed ?? '' } : {};
-  return {
-    findingId: finding.findingId,
-    source,
-    detailType: finding.status === 'resolved' ? DETAIL_TYPES.resolved : DETAIL_TYPES.finding,
-    detail: JSON.stringify({ ...finding, ...escalation }),
-    resources: scope ? resourceArnsOf(finding, scope) : [],
-  };
+  const reason: FindingEventReason =
+    finding.status === 'resolved' ? 'resolved' : (NOTICE_REASONS[notice?.kind ?? 'new'] ?? 'open');
+  const changed = reason === 'escalation' ? { changed: notice?.changed ?? '' } : {};
+  const detailType = finding.status === 'resolved' ? DETAIL_TYPES.resolved : DETAIL_TYPES.finding;
+  const resources = scope ? resourceArnsOf(finding, scope) : [];
+  const envelope = byteLength(source) + byteLength(detailType) + resources.reduce((n, r) => n + byteLength(r), 0);
+  const detail = shrunkToFit(
+    finding,
+    (f) => JSON.stringify({ ...f, reason, ...changed }),
+    MAX_EVENT_ENTRY_BYTES - envelope,
+  );
+  return { findingId: finding.findingId, source, detailType, detail, resources };
 }
+
+/**
+ * PutEvents refuses an entry above 256 KB, counted as the bytes of its Source, DetailType, Detail
+ * and Resources (plus 14 for a Time, which these entries leave to EventBridge).
+ */
+export const MAX_EVENT_ENTRY_BYTES = 256 * 1024;
+
+const byteLength = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** The size PutEvents counts for an entry (EventBridge User Guide, "Calculating PutEvents event entry size"). */
+export const eventEntryBytes = (entry: Pick<EventEntry, 'source' | 'detailType' | 'detail' | 'resources'>): number =>
+  byteLength(entry.source) +
+  byteLength(entry.detailType) +
+  byteLength(entry.detail) +
+  entry.resources.reduce((n, r) => n + byteLength(r), 0);
 
 /**
  * ARNs of what the finding is about: the cluster, its subnets and the node groups the context

@@ -1,5 +1,6 @@
 import type { Finding } from './finding';
-import { sanitizeLine, truncate } from '../common/sanitize';
+import { shrunkToFit } from './fit-size';
+import { sanitizeLine } from '../common/sanitize';
 import { chatOf, resolvedFacts, type NoticeOf } from '../notice/chat';
 import { noticeSubject } from '../notice/subject';
 import { noticeText } from '../notice/text';
@@ -86,13 +87,7 @@ export function chatNotificationOf(
  * lists are cut down first, then the diagnosis text: the finding is never dropped for its size.
  */
 export function snsNotificationOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): SnsNotification {
-  let current = finding;
-  let message = structured(current, notice);
-  for (const shrink of SHRINK_STEPS) {
-    if (Buffer.byteLength(message, 'utf8') <= MAX_SNS_MESSAGE_BYTES) break;
-    current = shrink(current);
-    message = structured(current, notice);
-  }
+  const message = shrunkToFit(finding, (f) => structured(f, notice), MAX_SNS_MESSAGE_BYTES);
   return {
     subject: subjectOf(finding, notice),
     message,
@@ -107,21 +102,3 @@ function structured(finding: Finding, notice: NoticeOf): string {
     https: JSON.stringify(chatNotificationOf(finding, notice)),
   });
 }
-
-const SHRINK_STEPS: ReadonlyArray<(finding: Finding) => Finding> = [
-  (f) => ({ ...f, evidence: f.evidence.map((e) => ({ ...e, message: truncate(e.message, 300) })) }),
-  (f) => ({
-    ...f,
-    entities: Object.fromEntries(Object.entries(f.entities).map(([k, v]) => [k, (v ?? []).slice(0, 10)])),
-  }),
-  (f) => ({
-    ...f,
-    evidence: f.evidence.slice(0, 1),
-    context: { ...f.context, subnets: f.context.subnets?.slice(0, 20) },
-  }),
-  (f) => ({
-    ...f,
-    diagnosis: truncate(f.diagnosis, 2000),
-    remediation: f.remediation.map((s) => ({ ...s, detail: truncate(s.detail, 500) })),
-  }),
-];

@@ -3,6 +3,7 @@ import type { FindingContext } from './context';
 import type { Severity } from '../model';
 import { sanitizeLine } from '../common/sanitize';
 import type { Unrecognised } from '../recognise/unrecognised';
+import { ACTION_IDS, type ActionId } from '../../../contracts/remediation';
 
 /** Styling hooks: identity for plain text, ANSI codes for a terminal. */
 export interface Style {
@@ -22,9 +23,7 @@ const LABEL_WIDTH = 10;
 export function renderFindingText(finding: Finding, style: Style = PLAIN): string {
   const lines: string[] = [];
   const severity = finding.severity.toUpperCase().padEnd(8);
-  lines.push(
-    `${style.severity(finding.severity, severity)} ${style.bold(finding.title)}  ${style.dim(`[${finding.rule}]`)}`,
-  );
+  lines.push(`${style.severity(finding.severity, severity)} ${style.bold(finding.title)}`);
   const when = finding.firstSeen
     ? finding.firstSeen === finding.lastSeen || !finding.lastSeen
       ? ` · at ${finding.firstSeen}`
@@ -47,7 +46,7 @@ export function renderFindingText(finding: Finding, style: Style = PLAIN): strin
     lines.push(
       label(
         index === 0 ? 'fix' : '',
-        `${index + 1}. ${step.title}${step.action ? style.dim(` (action: ${step.action})`) : ''}`,
+        `${index + 1}. ${step.title}${step.action ? style.dim(` (${automaticWhen(step.action)})`) : ''}`,
       ),
     );
     for (const detail of step.detail.split('\n')) lines.push(`${' '.repeat(LABEL_WIDTH + 3)}${style.dim(detail)}`);
@@ -63,7 +62,15 @@ export function renderFindingText(finding: Finding, style: Style = PLAIN): strin
     lines.push(label(index === 0 ? 'evidence' : '', `${at ? `${style.dim(at)} ` : ''}${clean(evidence.message, 300)}`));
   });
   if (finding.docs.length) lines.push(label('docs', finding.docs.join('  ')));
+  // Last, for whoever configures suppressions, subscription filters or --fail-on by rule.
+  lines.push(label('rule', style.dim(finding.rule)));
   return lines.join('\n');
+}
+
+/** How an operator turns a step's automatic action on, in the words of the configuration. */
+export function automaticWhen(action: ActionId): string {
+  const key = Object.entries(ACTION_IDS).find(([, id]) => id === action)?.[0];
+  return key ? `automatic when remediation.${key} is on` : 'automatic when its remediation is on';
 }
 
 /** One-line summary of a run, for the top of the report. */

@@ -1,6 +1,13 @@
 import { isObject } from '../common/json';
 import { SubstringMatcher } from './substring-matcher';
 import type { Entities, EntityKind, LogRecord } from '../model';
+import type { KarpenterApi } from '../common/karpenter-api';
+import {
+  API_TEXT_PATTERNS,
+  OLD_CONTROLLER_KINDS,
+  PROVISIONER_GATE,
+  PROVISIONER_NAMED,
+} from './vocabulary/karpenter-apis';
 
 /** At most this many values of one kind are kept per record: enough to act on, bounded for hostile input. */
 const MAX_PER_KIND = 25;
@@ -166,7 +173,17 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  textEntities(record.text, gates, found);
+  const textGates = gates ?? entityGates().findAll(record.text);
+  gatedTextEntities(record.text, textGates, found);
+  for (const api of textApis(record.text, textGates)) found.add('karpenterApis', api);
+  // Karpenter v0.32-v0.36 log through knative loggers (`controller.provisioner`); v1 logs as `controller`.
+  if (
+    found.count('karpenterApis') === 0 &&
+    record.logger?.startsWith('controller.') &&
+    /\b(?:nodepool|nodeclaim|ec2nodeclass)/i.test(record.text)
+  ) {
+    found.add('karpenterApis', 'karpenter.sh/v1beta1');
+  }
   for (const namespace of karpenterNamespaces(record, found.values('serviceAccounts'))) {
     found.add('karpenterNamespaces', namespace);
   }
@@ -183,17 +200,30 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
   return found.toEntities();
 }
 
-/**
- * Entities named in a text. Each pattern runs only where one of its gates was found (most patterns
- * have nothing to find in most texts). No cache of texts: looking a text up in one hashes and
- * compares the whole text, which cost more than the gated patterns it saved, and made the cost of a
- * delivery depend on how often its texts repeat (npm run bench, filtered stream).
- */
-function textEntities(text: string, gates: ReadonlySet<string> | undefined, found: EntityCollector): void {
-  gatedTextEntities(text, gates ?? entityGates().findAll(text), found);
+/** The Karpenter API generations a text's terms show, each pattern tried only where its gates were found. */
+function textApis(text: string, gates: ReadonlySet<string>): KarpenterApi[] {
+  const apis: KarpenterApi[] = [];
+  if (gates.size === 0) return apis;
+  for (const [api, pattern, patternGates] of API_TEXT_PATTERNS) {
+    if (!apis.includes(api) && patternGates.some((gate) => gates.has(gate)) && pattern.test(text)) apis.push(api);
+  }
+  if (gates.has(PROVISIONER_GATE) && !apis.includes('karpenter.sh/v1alpha5')) {
+    // A StorageClass's provisioner is a storage driver (`ebs.csi.aws.com`), never a Karpenter Provisioner.
+    PROVISIONER_NAMED.lastIndex = 0;
+    for (let match = PROVISIONER_NAMED.exec(text); match !== null; match = PROVISIONER_NAMED.exec(text)) {
+      if (isNodePoolName(match[1]!)) {
+        apis.push('karpenter.sh/v1alpha5');
+        break;
+      }
+    }
+  }
+  return apis;
 }
 
-/** Adds the entities of `text` to `found`, in the patterns' order (no list of pairs built per record). */
+/**
+ * Adds the entities named in `text` to `found`, in the patterns' order; each pattern runs only where
+ * one of its gates was found. No cache of texts: hashing a whole text cost more than it saved.
+ */
 function gatedTextEntities(text: string, gates: ReadonlySet<string>, found: EntityCollector): void {
   if (gates.size === 0) return;
   // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
@@ -242,7 +272,14 @@ const SELECTED = new Uint8Array(TEXT_PATTERNS.length);
 
 /** Every gate of every text pattern (lower case). */
 export const ENTITY_GATES: readonly string[] = [
-  ...new Set([...TEXT_PATTERNS.flatMap(([, , , gates]) => gates), ':assumed-role/', 'too many pods', 'spot']),
+  ...new Set([
+    ...TEXT_PATTERNS.flatMap(([, , , gates]) => gates),
+    ...API_TEXT_PATTERNS.flatMap(([, , gates]) => gates),
+    PROVISIONER_GATE,
+    ':assumed-role/',
+    'too many pods',
+    'spot',
+  ]),
 ];
 
 /** The gates as one automaton, built on first use (case ignored). */
@@ -287,9 +324,11 @@ const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = 
     'provider-id': [11, 0],
     StorageClass: [12, 0],
     'storage-class': [12, 1],
+    controllerKind: [13, 0],
+    'reconciler kind': [13, 1],
   } as Record<string, readonly [number, number]>),
 );
-const SLOTS = 13;
+const SLOTS = 14;
 const RANKS = 4;
 
 /**
@@ -309,6 +348,7 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
   // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
   // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
   if (slots[12 * RANKS] !== undefined || slots[12 * RANKS + 1] !== undefined) slots[1 * RANKS + 3] = undefined;
+  found.add('karpenterApis', apiOfFields(slots));
   const named = (slot: number): string | undefined => {
     for (let rank = 0; rank < RANKS; rank++) {
       const value = slots[slot * RANKS + rank];
@@ -342,6 +382,20 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
     found.add('zones', provider[1]);
     found.add('instances', provider[2]);
   }
+}
+
+/**
+ * The API generation the field names show: `provisioner`, `machine` and their objects are v1alpha5's
+ * (v0.31 and before); lower-case `nodepool`/`nodeclaim` are v0.32-v0.36's knative fields, which v0.37
+ * and v1 write as objects (`"NodePool":{"name":…}`), as v0.34+ reconciler errors do too.
+ */
+function apiOfFields(slots: readonly unknown[]): KarpenterApi | undefined {
+  const has = (slot: number, rank: number) => slots[slot * RANKS + rank] !== undefined;
+  const kind = slots[13 * RANKS] ?? slots[13 * RANKS + 1];
+  if (has(0, 2) || has(0, 3) || has(1, 2) || has(1, 3) || has(2, 2)) return 'karpenter.sh/v1alpha5';
+  if (typeof kind === 'string' && OLD_CONTROLLER_KINDS.has(kind)) return 'karpenter.sh/v1alpha5';
+  if (has(0, 1) || has(1, 1)) return 'karpenter.sh/v1beta1';
+  return undefined;
 }
 
 const NODE_HOST = /^(?:ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}|i-[0-9a-f]{8,17})(?:\.[a-z0-9-]{1,63}){0,4}$/;
@@ -427,7 +481,13 @@ function karpenterNamespaces(record: LogRecord, serviceAccounts: Iterable<string
 const KARPENTER_STREAM = /(?:^|[./])karpenter(?:-controller)?-[a-z0-9]{6,10}-[a-z0-9]{5}_([a-z0-9][a-z0-9-]{0,62})_/;
 
 /** The patterns above that are not text patterns, for the linear-time check in the tests. */
-export const NAME_PATTERNS: readonly RegExp[] = [NODE_HOST, KARPENTER_STREAM, STORAGE_DRIVER];
+export const NAME_PATTERNS: readonly RegExp[] = [
+  NODE_HOST,
+  KARPENTER_STREAM,
+  STORAGE_DRIVER,
+  PROVISIONER_NAMED,
+  ...API_TEXT_PATTERNS.map(([, pattern]) => pattern),
+];
 
 /** A pod of the Karpenter controller deployment (`karpenter-<rs hash>-<id>`). */
 export const isKarpenterPod = (pod: string): boolean =>

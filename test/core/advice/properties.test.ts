@@ -308,7 +308,9 @@ const PROPERTIES: Property[] = [
       if (unowned.length) return `no owner stated for ${unowned.join(', ')}`;
       const text = sample.evidence.map((e) => e.message).join('\n');
       for (const match of text.matchAll(/nodepool "([a-z0-9.-]+)", did not tolerate ([^\s;,]+)/g)) {
-        if (!sample.advice.diagnosis.includes(`set by NodePool ${match[1]}`))
+        // Advice for v0.31 and before names the same object a Provisioner.
+        const owner = sample.entities.karpenterApis?.includes('karpenter.sh/v1alpha5') ? 'Provisioner' : 'NodePool';
+        if (!sample.advice.diagnosis.includes(`set by ${owner} ${match[1]}`))
           return `NodePool ${match[1]} sets ${match[2]}, unsaid`;
       }
       return undefined;

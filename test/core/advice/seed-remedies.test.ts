@@ -315,7 +315,8 @@ describe('§11 not enough IP addresses in the subnet', () => {
     expect(env).toContain('AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG=true');
     expect(env).toContain('ENI_CONFIG_LABEL_DEF=topology.kubernetes.io/zone');
     expect(yamlBlock(f, 'apiVersion: crd.k8s.amazonaws.com/v1alpha1')).toMatch(/kind: ENIConfig[\s\S]*subnet: /);
-    expect(command(f, /reservedENIs/)).toMatch(/^helm .*upgrade .*--set settings\.reservedENIs=1/);
+    // The seed's line is of Karpenter v0.31 or before ("creating machine"): chart values under settings.aws.
+    expect(command(f, /reservedENIs/)).toMatch(/^helm .*upgrade .*--set settings\.aws\.reservedENIs=1/);
     // Where the EKS add-on owns aws-node, the same env goes through its configuration values.
     const addon = command(f, /^aws eks update-addon /);
     expect(addon).toContain('--addon-name vpc-cni');

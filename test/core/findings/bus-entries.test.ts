@@ -35,7 +35,7 @@ describe('findingEventOf', () => {
     const entry = findingEventOf(finding, 'io.karpenter-doctor', scope);
 
     expect(entry.detailType).toBe(DETAIL_TYPES.finding);
-    expect(JSON.parse(entry.detail)).toEqual(finding);
+    expect(JSON.parse(entry.detail)).toEqual({ ...finding, reason: 'open' });
     expect(entry.resources).toEqual([
       'arn:aws:eks:eu-west-1:111122223333:cluster/prod',
       'arn:aws:ec2:eu-west-1:111122223333:subnet/subnet-0a',

@@ -4,6 +4,7 @@ import { shellArg } from '../../advice/shell';
 import type { RemediationStep } from '../../advice/types';
 import { type DisruptionBlocker, disruptionBlockers } from '../../advice/scheduling-evidence';
 import { anyOf, defineRule } from './types';
+import type { KarpenterApi } from '../../common/karpenter-api';
 
 export default defineRule({
   info: {
@@ -91,24 +92,7 @@ export default defineRule({
           pool,
           readPodSpec(f, ['nodeSelector', 'affinity', 'topologySpreadConstraints']),
         ),
-        {
-          title: 'Durable fix: tune disruption in the NodePool (Karpenter v1)',
-          detail: [
-            'spec.disruption.consolidationPolicy: WhenEmptyOrUnderutilized (the default) lets Karpenter remove or replace underused nodes; WhenEmpty only removes nodes with no pods but DaemonSets.',
-            'spec.disruption.consolidateAfter: how long a node must be without pods arriving or leaving before it is considered (for example 5m; Never turns consolidation off).',
-            'spec.disruption.budgets: how many nodes may be disrupted at once (default nodes: "10%"); a budget may apply to some reasons only (Underutilized, Empty, Drifted) and, with schedule (cron, UTC) and duration together, only at some times — for example nodes: "0" during business hours for Underutilized.',
-            'Pods: karpenter.sh/do-not-disrupt: "true" protects a pod for as long as it runs; since Karpenter v1.12 the value may be a duration ("30m") that protects it only for that long after it starts. A node annotated karpenter.sh/do-not-disrupt: "true" (no duration on nodes) is never chosen for voluntary disruption.',
-            'spec.template.spec.terminationGracePeriod (for example 24h) bounds how long a PDB or do-not-disrupt pod can hold a node that is being drained for drift or expiry; it does not make consolidation ignore them.',
-            'PodDisruptionBudgets: keep maxUnavailable ≥ 1 (or minAvailable below the replica count) so one pod at a time can move. SpotToSpotConsolidation is a feature gate (settings.featureGates.spotToSpotConsolidation in the chart) for replacing a spot node with a cheaper spot node.',
-            'Changing spec.disruption replaces no nodes: it is outside drift. Side effect: changing spec.template.spec.terminationGracePeriod is drift, so Karpenter replaces every node of the pool (within its budgets); set it when that is acceptable.',
-          ]
-            .join(' ')
-            .concat(`\nNodePool disruption settings, for example:\n${DISRUPTION_YAML}`),
-          commands: [
-            `kubectl get nodepool ${pool} -o jsonpath='{.spec.disruption}{"\\n"}{.spec.template.spec.terminationGracePeriod}{"\\n"}'`,
-            `kubectl patch nodepool ${pool} --type merge -p '{"spec":{"disruption":{"consolidationPolicy":"WhenEmptyOrUnderutilized","consolidateAfter":"5m"}}}'`,
-          ],
-        },
+        durableStep(f.karpenterApi, pool),
       ],
       docs: [DOCS.karpenterDisruption, DOCS.pdb],
     };
@@ -185,6 +169,63 @@ export default defineRule({
     ],
   },
 });
+
+/**
+ * How to tune disruption in the API generation the logs show: v1 (as below), v1beta1 (v0.32-v0.37:
+ * WhenUnderutilized takes no consolidateAfter, budgets from v0.34) or v1alpha5 (v0.31 and before:
+ * `spec.consolidation.enabled` or `ttlSecondsAfterEmpty`), from the CRDs at those tags.
+ */
+function durableStep(api: KarpenterApi | undefined, pool: string): RemediationStep {
+  if (api === 'karpenter.sh/v1alpha5') {
+    return {
+      title: 'Durable fix: enable consolidation in the Provisioner (karpenter.sh/v1alpha5)',
+      detail: [
+        'spec.consolidation.enabled: true lets Karpenter remove or replace underused nodes; it cannot be combined with spec.ttlSecondsAfterEmpty, which only removes nodes with no pods but DaemonSets.',
+        'Pods annotated karpenter.sh/do-not-evict: "true" and nodes annotated karpenter.sh/do-not-consolidate: "true" are never chosen.',
+        'PodDisruptionBudgets: keep maxUnavailable ≥ 1 (or minAvailable below the replica count) so one pod at a time can move.',
+        'Disruption budgets, policies and terminationGracePeriod came with NodePools (Karpenter v0.32 and later).',
+      ].join(' '),
+      commands: [
+        `kubectl get provisioner ${pool} -o jsonpath='{.spec.consolidation}{"\\n"}{.spec.ttlSecondsAfterEmpty}{"\\n"}'`,
+        `kubectl patch provisioner ${pool} --type merge -p '{"spec":{"consolidation":{"enabled":true},"ttlSecondsAfterEmpty":null}}'`,
+      ],
+    };
+  }
+  if (api === 'karpenter.sh/v1beta1') {
+    return {
+      title: 'Durable fix: tune disruption in the NodePool (karpenter.sh/v1beta1)',
+      detail: [
+        'spec.disruption.consolidationPolicy: WhenUnderutilized (the default) lets Karpenter remove or replace underused nodes and takes no consolidateAfter; WhenEmpty only removes nodes with no pods but DaemonSets, after spec.disruption.consolidateAfter.',
+        'spec.disruption.budgets (Karpenter v0.34 and later): how many nodes may be disrupted at once (default nodes: "10%"), with schedule and duration for some times only.',
+        'Pods and nodes annotated karpenter.sh/do-not-disrupt: "true" are never chosen for voluntary disruption.',
+        'PodDisruptionBudgets: keep maxUnavailable ≥ 1 (or minAvailable below the replica count) so one pod at a time can move.',
+        'Changing spec.disruption replaces no nodes: it is outside drift.',
+      ].join(' '),
+      commands: [
+        `kubectl get nodepool ${pool} -o jsonpath='{.spec.disruption}{"\\n"}'`,
+        `kubectl patch nodepool ${pool} --type merge -p '{"spec":{"disruption":{"consolidationPolicy":"WhenUnderutilized","consolidateAfter":null}}}'`,
+      ],
+    };
+  }
+  return {
+    title: 'Durable fix: tune disruption in the NodePool (Karpenter v1)',
+    detail: [
+      'spec.disruption.consolidationPolicy: WhenEmptyOrUnderutilized (the default) lets Karpenter remove or replace underused nodes; WhenEmpty only removes nodes with no pods but DaemonSets.',
+      'spec.disruption.consolidateAfter: how long a node must be without pods arriving or leaving before it is considered (for example 5m; Never turns consolidation off).',
+      'spec.disruption.budgets: how many nodes may be disrupted at once (default nodes: "10%"); a budget may apply to some reasons only (Underutilized, Empty, Drifted) and, with schedule (cron, UTC) and duration together, only at some times — for example nodes: "0" during business hours for Underutilized.',
+      'Pods: karpenter.sh/do-not-disrupt: "true" protects a pod for as long as it runs; since Karpenter v1.12 the value may be a duration ("30m") that protects it only for that long after it starts. A node annotated karpenter.sh/do-not-disrupt: "true" (no duration on nodes) is never chosen for voluntary disruption.',
+      'spec.template.spec.terminationGracePeriod (for example 24h) bounds how long a PDB or do-not-disrupt pod can hold a node that is being drained for drift or expiry; it does not make consolidation ignore them.',
+      'PodDisruptionBudgets: keep maxUnavailable ≥ 1 (or minAvailable below the replica count) so one pod at a time can move. SpotToSpotConsolidation is a feature gate (settings.featureGates.spotToSpotConsolidation in the chart) for replacing a spot node with a cheaper spot node.',
+      'Changing spec.disruption replaces no nodes: it is outside drift. Side effect: changing spec.template.spec.terminationGracePeriod is drift, so Karpenter replaces every node of the pool (within its budgets); set it when that is acceptable.',
+    ]
+      .join(' ')
+      .concat(`\nNodePool disruption settings, for example:\n${DISRUPTION_YAML}`),
+    commands: [
+      `kubectl get nodepool ${pool} -o jsonpath='{.spec.disruption}{"\\n"}{.spec.template.spec.terminationGracePeriod}{"\\n"}'`,
+      `kubectl patch nodepool ${pool} --type merge -p '{"spec":{"disruption":{"consolidationPolicy":"WhenEmptyOrUnderutilized","consolidateAfter":"5m"}}}'`,
+    ],
+  };
+}
 
 const DISRUPTION_YAML = `spec:
   disruption:

@@ -1,4 +1,6 @@
 import { Facts } from '../../advice/facts';
+import { forKarpenterApi } from '../../advice/karpenter-api';
+import { karpenterApiOf } from '../../common/karpenter-api';
 import type { DiagnoseInput, Diagnosis } from '../../advice/types';
 import { RULE_IDS, type RuleId } from './ids';
 import { RULE_MODULES } from './registry.generated';
@@ -59,8 +61,9 @@ export function severityOf(incident: { rule: RuleId; entities: Entities }): Seve
 /**
  * Rule + entities + live context → what happened, why, and the commands that fix it, filled in
  * with the real names. Remedies follow the seed article for its scenarios and AWS / Karpenter /
- * Kubernetes documentation beyond it. Names that come from logs are quoted for the shell.
+ * Kubernetes documentation beyond it. Names that come from logs are quoted for the shell. Commands
+ * name the kinds and chart values of the Karpenter API generation the records show.
  */
 export function diagnose(input: DiagnoseInput): Diagnosis {
-  return RULES[input.rule].diagnose(new Facts(input));
+  return forKarpenterApi(RULES[input.rule].diagnose(new Facts(input)), karpenterApiOf(input.entities));
 }

@@ -48,7 +48,7 @@ export default defineRule({
         {
           title: 'Durable fix: find why the NodePool grew, or let another NodePool take the overflow',
           detail:
-            'Look for nodes consolidation cannot remove (a consolidation-blocked finding names the PDB or pod), requests far above use, or pods that belong to another pool. A second NodePool with a lower spec.weight is used once this one is at its limits.',
+            'Look for nodes consolidation cannot remove (a "Consolidation or disruption is blocked" finding names the PDB or pod), requests far above use, or pods that belong to another pool. A second NodePool with a lower spec.weight is used once this one is at its limits.',
           commands: [
             `kubectl get nodeclaims -l karpenter.sh/nodepool=${pool} -o 'custom-columns=NAME:.metadata.name,TYPE:.metadata.labels.node\\.kubernetes\\.io/instance-type,CAPACITY:.metadata.labels.karpenter\\.sh/capacity-type,CREATED:.metadata.creationTimestamp'`,
           ],
