@@ -17,7 +17,7 @@ import { snsNotificationOf } from '../core/findings/render-notification';
 import { noticeOfDue } from '../core/notice/kind';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
-import { needsEnrichment } from './enrich';
+import { needsEnrichment, rereadsAtResolution } from './enrich';
 import type { Channel, IncidentStore } from './incident-store';
 import type { Publisher } from './publish';
 
@@ -105,10 +105,9 @@ export class Notifier {
 
     const toEnrich = plan.individual.filter(
       ({ state, notify }) =>
-        notify.status !== 'resolved' &&
         !notify.snsDone &&
         !contexts.has(state.findingId) &&
-        needsEnrichment(state.rule),
+        (notify.status === 'resolved' ? rereadsAtResolution(state.rule) : needsEnrichment(state.rule)),
     );
     const enriched = toEnrich.length
       ? await this.enricher.enrich(

@@ -2,7 +2,7 @@ import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2ServiceException } from
 import { PublishCommand } from '@aws-sdk/client-sns';
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
-import type { Incident } from '../../lambdas/core/incidents/aggregate';
+import { findingIdOf, type Incident } from '../../lambdas/core/incidents/aggregate';
 import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
 import { testClients, testSettings } from '../support/aws';
@@ -139,9 +139,12 @@ describe('headroom check', () => {
     expect(detailTypes().filter((t) => t === 'Karpenter Finding Resolved')).toHaveLength(1);
     const email = JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email as string;
     expect(email).toMatch(/^RESOLVED /);
-    expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toBe(
-      'RESOLVED prod: subnets low on IPs subnet-a',
+    // Re-read at resolution: the subject names the zone with its free IPs now.
+    expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toMatch(
+      /^RESOLVED prod: subnets low on IPs eu-west-1a 200\/251 /,
     );
+    expect(email).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(email).not.toContain('subnet-b');
   });
 
   it('treats a throttled DescribeSubnets as a gap, never as a recovery', async () => {
@@ -239,5 +242,90 @@ describe('headroom check', () => {
 
     await runs(1, 40, shared);
     expect(await storedHistory('subnet-a')).toHaveLength(7);
+  });
+});
+
+/**
+ * The exhaustion incident the analyzer opens for `InsufficientFreeAddressesInSubnet` on subnet-a, as
+ * it records it (same id, same entities), counted `at` and notified.
+ */
+async function exhaustionOpenedAt(at: number): Promise<{ store: IncidentStore; findingId: string }> {
+  const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
+  const findingId = findingIdOf('prod', 'subnet-ip-exhaustion', undefined);
+  const incident: Incident = {
+    findingId,
+    cluster: 'prod',
+    rule: 'subnet-ip-exhaustion',
+    occurrences: 4,
+    firstSeen: new Date(at - 2 * MINUTE).toISOString(),
+    lastSeen: new Date(at).toISOString(),
+    entities: { subnets: ['subnet-a'], zones: ['eu-west-1a'] },
+    evidence: [
+      {
+        message:
+          "InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet 'subnet-a' to satisfy the requested number of instances.",
+      },
+    ],
+  };
+  await store.record([{ incident, severity: 'critical' }], 'b-exhaustion', at, DEFAULT_POLICY);
+  await store.markPublished(findingId, 1, ['sns', 'events']);
+  return { store, findingId };
+}
+
+const emailOf = (call: number) =>
+  JSON.parse(sns.commandCalls(PublishCommand).at(call)!.args[0].input.Message!).email as string;
+
+describe('headroom check beside an exhaustion incident of the same subnets', () => {
+  it('raises no second page for subnets an open exhaustion incident already names', async () => {
+    await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    const [result] = await runs(3, 30, shared);
+
+    expect(result?.notified).toEqual([]);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+    expect(detailTypes()).toEqual([]);
+  });
+
+  it('still pages for a low subnet the exhaustion incident does not name', async () => {
+    await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    ec2.on(DescribeSubnetsCommand).resolves({
+      Subnets: [
+        {
+          SubnetId: 'subnet-a',
+          AvailabilityZone: 'eu-west-1a',
+          VpcId: 'vpc-1',
+          CidrBlock: '10.0.0.0/24',
+          AvailableIpAddressCount: 3,
+        },
+        {
+          SubnetId: 'subnet-b',
+          AvailabilityZone: 'eu-west-1b',
+          VpcId: 'vpc-1',
+          CidrBlock: '10.0.1.0/24',
+          AvailableIpAddressCount: 20,
+        },
+      ],
+    });
+
+    await runs(1, 3, deps());
+
+    expect(published().map((f) => [f.rule, f.entities.subnets])).toEqual([['subnet-ip-headroom-low', ['subnet-b']]]);
+  });
+
+  it('keeps the exhaustion incident open while its subnet is still low, then resolves it once with the free IPs now', async () => {
+    const { store, findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    await runs(20, 30, shared);
+    expect((await store.get(findingId))?.status).toBe('open');
+
+    await runs(3, 200, shared);
+
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'resolved']]);
+    expect(emailOf(-1)).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(detailTypes()).toEqual(['Karpenter Finding Resolved']);
+    await runs(20, 200, shared);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
   });
 });

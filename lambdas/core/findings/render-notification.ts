@@ -34,7 +34,7 @@ const defaultNotice = (finding: Finding): NoticeOf => ({ kind: finding.status ==
 
 /** Plain-text email body: the first screen, the fix step by step, then where the finding came from. */
 export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
-  if (notice.kind === 'resolved') return resolvedTextOf(finding);
+  if (notice.kind === 'resolved') return resolvedTextOf(finding, notice.closes);
   const header =
     notice.kind === 'escalated' ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`] : [];
   return [
@@ -46,7 +46,7 @@ export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(f
 }
 
 /** The short notice that an incident has gone quiet: what it was, the subnets now, how long, how often. */
-export function resolvedTextOf(finding: Finding): string {
+export function resolvedTextOf(finding: Finding, closes: readonly string[] = []): string {
   const span = finding.firstSeen && finding.lastSeen ? `${finding.firstSeen} → ${finding.lastSeen}` : 'unknown';
   const now = resolvedFacts(finding);
   return [
@@ -54,6 +54,7 @@ export function resolvedTextOf(finding: Finding): string {
     `  cluster  ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
     `  lasted   ${durationOf(finding.firstSeen, finding.lastSeen)}, then nothing more was seen for the resolve window`,
     ...now.map((line, i) => `${i === 0 ? '  now      ' : '           '}${line}`),
+    ...closes.map((line, i) => `${i === 0 ? '  closes   ' : '           '}${sanitizeLine(line, 300)}`),
     '',
     `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,
     'Sent by karpenter-doctor. A new occurrence opens a new incident.',

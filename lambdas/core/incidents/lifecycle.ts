@@ -27,6 +27,8 @@ export interface PendingNotification {
   eventsDone: boolean;
   /** When a later delivery or the sweep took the unfinished notification over (epoch ms). */
   claimedAt?: number;
+  /** Related incidents this resolution closes with it (a headroom warning on the same subnets). */
+  closes?: Array<{ findingId: string; rule: RuleId; openedAt: number }>;
 }
 
 /** What the store keeps for one finding key. */

@@ -1,6 +1,6 @@
 import { resourceArnsOf } from '../findings/bus-entries';
 import type { Finding } from '../findings/finding';
-import { chatCode, chatText } from '../common/sanitize';
+import { chatCode, chatText, truncate } from '../common/sanitize';
 import { firstSentence, runNowOf, stepKind, stepTitle } from './text';
 import { impactOf } from './impact';
 import { placeOf } from './place';
@@ -16,6 +16,8 @@ export interface NoticeOf {
   generation?: number;
   /** What changed since the last notice, for an escalation. */
   changed?: string;
+  /** For a resolution: the related incidents it closes with it, one line each. */
+  closes?: string[];
 }
 
 /** `\`command\`` when it fits, or a pointer to the email; never a command cut inside its code span. */
@@ -43,6 +45,7 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
       ? [
           `*Resolved*: nothing more seen since ${chatText(finding.lastSeen ?? 'unknown')}.`,
           ...resolvedFacts(finding).map((l) => `• ${chatText(l)}`),
+          ...(notice.closes ?? []).map((l) => `• ${chatText(l)}`),
         ].join('\n')
       : [
           ...(notice.changed ? [`*What changed*: ${chatText(notice.changed)}`] : []),
@@ -85,12 +88,22 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
   };
 }
 
-/** The subnets of a resolved finding with their free IPs now (as last read), one line each. */
+/**
+ * The subnets of a resolved finding with their free IPs now (re-read at resolution), one line each:
+ * the subnets it names when it names any; a read that failed says so instead of going silent.
+ */
 export function resolvedFacts(finding: Finding): string[] {
-  return (finding.context.subnets ?? [])
-    .filter((s) => s.availableIps !== undefined)
-    .map(
-      (s) =>
-        `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps !== undefined ? ` of ${s.totalIps}` : ''} IPs free now`,
-    );
+  const named = finding.entities.subnets ?? [];
+  const facts = (finding.context.subnets ?? []).filter(
+    (s) => s.availableIps !== undefined && (named.length === 0 || named.includes(s.subnetId)),
+  );
+  const lines = facts.map(
+    (s) =>
+      `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps !== undefined ? ` of ${s.totalIps}` : ''} IPs free now`,
+  );
+  const unread = named.filter((id) => !facts.some((s) => s.subnetId === id));
+  const error = finding.context.enrichmentErrors[0];
+  if (unread.length > 0 && error)
+    lines.push(`${unread.join(', ')}: free IPs now not known (${error.source}: ${truncate(error.message, 160)})`);
+  return lines;
 }

@@ -1,3 +1,4 @@
+import { CATALOG } from '../recognise/rules';
 import type { IncidentState, PendingNotification } from '../incidents/lifecycle';
 import type { NoticeOf } from './chat';
 
@@ -10,7 +11,13 @@ export function noticeOfDue(
   notify: PendingNotification,
 ): NoticeOf {
   const generation = notify.generation;
-  if (notify.status === 'resolved') return { kind: 'resolved', generation };
+  if (notify.status === 'resolved') {
+    const closes = (notify.closes ?? []).map(
+      (c) =>
+        `the warning "${CATALOG[c.rule].shortTitle}" on the same subnets, open since ${new Date(c.openedAt).toISOString()} (finding ${c.findingId})`,
+    );
+    return closes.length ? { kind: 'resolved', generation, closes } : { kind: 'resolved', generation };
+  }
   if (notify.reason === 'severity') return { kind: 'escalated', generation, changed: `severity now ${state.severity}` };
   if (notify.reason === 'affected') {
     const shown = state.affected.slice(-3).join(', ');
