@@ -6,7 +6,7 @@ import { findingIdOf, type Incident } from '../../lambdas/core/incidents/aggrega
 import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
 import { testClients, testSettings } from '../support/aws';
-import { useHandlerHarness } from '../support/handler-harness';
+import { findingOf, useHandlerHarness } from '../support/handler-harness';
 
 const aws = useHandlerHarness();
 const { ec2, sns } = aws;
@@ -327,5 +327,98 @@ describe('headroom check beside an exhaustion incident of the same subnets', () 
     expect(detailTypes()).toEqual(['Karpenter Finding Resolved']);
     await runs(20, 200, shared);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+  });
+});
+
+describe('the resolution of an exhaustion incident with a headroom warning open on its subnets', () => {
+  /** A headroom warning on subnet-a first (its own page), then the analyzer's exhaustion incident. */
+  async function warnedThenExhausted(shared: HeadroomDeps) {
+    await runs(2, 30, shared);
+    const warning = published()[0]!;
+    const opened = await exhaustionOpenedAt(clock);
+    return { ...opened, warning };
+  }
+
+  it('closes the warning in the same resolved notice, with its event, and pages nothing more', async () => {
+    const shared = deps();
+    const { store, findingId, warning } = await warnedThenExhausted(shared);
+    expect(warning.rule).toBe('subnet-ip-headroom-low');
+
+    await runs(6, 30, shared);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    await runs(20, 200, shared);
+
+    const notices = published();
+    expect(notices.map((f) => [f.rule, f.status])).toEqual([
+      ['subnet-ip-headroom-low', 'open'],
+      ['subnet-ip-exhaustion', 'resolved'],
+    ]);
+    const email = emailOf(-1);
+    expect(email).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(email).toMatch(
+      new RegExp(`closes +the warning "subnets low on IPs" on the same subnets.*${warning.findingId}`),
+    );
+    const resolvedEvents = aws.entries().filter((e) => e.DetailType === 'Karpenter Finding Resolved');
+    expect(resolvedEvents.map((e) => JSON.parse(e.Detail!).findingId).sort()).toEqual(
+      [findingId, warning.findingId].sort(),
+    );
+    expect((await store.get(warning.findingId))?.status).toBe('resolved');
+  });
+
+  it('publishes the resolution once when its first publish fails and the next run retries it', async () => {
+    const shared = deps();
+    const { warning } = await warnedThenExhausted(shared);
+    let failed = false;
+    sns.on(PublishCommand).callsFake(() => {
+      if (failed) return { MessageId: 'm-2' };
+      failed = true;
+      throw new Error('Rate exceeded');
+    });
+
+    const outcomes: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      freeA = 200;
+      await checkHeadroom({ scheduledTime: new Date(clock).toISOString() }, context, shared).then(
+        () => outcomes.push('ok'),
+        () => outcomes.push('failed'),
+      );
+      clock += 5 * MINUTE;
+    }
+
+    expect(outcomes.filter((o) => o === 'failed')).toHaveLength(1);
+    const calls = sns.commandCalls(PublishCommand).map((c) => findingOf(c.args[0].input));
+    // The warning's page, the failed resolution, its retry: one resolved notice delivered.
+    expect(calls.map((f) => [f.rule, f.status])).toEqual([
+      ['subnet-ip-headroom-low', 'open'],
+      ['subnet-ip-exhaustion', 'resolved'],
+      ['subnet-ip-exhaustion', 'resolved'],
+    ]);
+    const resolvedIds = aws
+      .entries()
+      .filter((e) => e.DetailType === 'Karpenter Finding Resolved')
+      .map((e) => JSON.parse(e.Detail!).findingId as string);
+    expect(resolvedIds.filter((id) => id === warning.findingId)).toHaveLength(1);
+    expect(resolvedIds).toHaveLength(2);
+    expect(emailOf(-1)).toContain(`(finding ${warning.findingId})`);
+  });
+
+  it('still resolves, saying which free IPs it could not read, when DescribeSubnets is denied', async () => {
+    const { store, findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    ec2.on(DescribeSubnetsCommand).rejects(
+      new EC2ServiceException({
+        name: 'UnauthorizedOperation',
+        $fault: 'client',
+        $metadata: {},
+        message: 'You are not authorized to perform this operation.',
+      }),
+    );
+
+    await runs(14, 0, deps());
+
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'resolved']]);
+    expect(emailOf(-1)).toMatch(
+      /subnet-a: free IPs now not known \(ec2:DescribeSubnets: access denied \(UnauthorizedOperation\)/,
+    );
+    expect((await store.get(findingId))?.status).toBe('resolved');
   });
 });
