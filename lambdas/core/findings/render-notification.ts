@@ -35,8 +35,12 @@ const defaultNotice = (finding: Finding): NoticeOf => ({ kind: finding.status ==
 /** Plain-text email body: the first screen, the fix step by step, then where the finding came from. */
 export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
   if (notice.kind === 'resolved') return resolvedTextOf(finding, notice.closes);
-  const header =
-    notice.kind === 'escalated' ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`] : [];
+  const header = [
+    ...(notice.kind === 'escalated'
+      ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`]
+      : []),
+    ...(notice.follows ? [`FOLLOWS: ${sanitizeLine(notice.follows, 300)}`] : []),
+  ];
   return [
     noticeText(finding, undefined, header),
     '',

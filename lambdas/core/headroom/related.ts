@@ -18,6 +18,10 @@ export const EXHAUSTION_RULE: RuleId = 'subnet-ip-exhaustion';
 export const exhaustionIdOf = (cluster: string, account?: string): string =>
   findingIdOf(cluster, EXHAUSTION_RULE, undefined, account);
 
+/** The id of a cluster's headroom incident (keyed per cluster, as the headroom check records it). */
+export const headroomIdOf = (cluster: string, account?: string): string =>
+  findingIdOf(cluster, 'subnet-ip-headroom-low', undefined, account);
+
 /** True when the incident is open and kept. */
 export const isOpen = (state: IncidentState | undefined, now: number): state is IncidentState =>
   state !== undefined && state.status === 'open' && isLive(state, now);
@@ -94,4 +98,17 @@ export function relationsOf(states: readonly IncidentState[], headroomRule: Rule
 export function closedWith(headroom: IncidentState, now: number): IncidentState {
   const state = resolveIncident(headroom, now).state;
   return { ...state, pending: { ...state.pending!, snsDone: true } };
+}
+
+/**
+ * The open headroom warning that a first notice of an exhaustion incident follows: the same cluster and
+ * a subnet in common. The notice links it instead of paging as if unrelated.
+ */
+export function followedWarning(
+  exhaustion: Pick<IncidentState, 'rule' | 'entities'>,
+  headroom: IncidentState | undefined,
+  now: number,
+): IncidentState | undefined {
+  if (exhaustion.rule !== EXHAUSTION_RULE || !isOpen(headroom, now)) return undefined;
+  return sameSubnets(exhaustion, headroom) ? headroom : undefined;
 }

@@ -18,6 +18,8 @@ export interface NoticeOf {
   changed?: string;
   /** For a resolution: the related incidents it closes with it, one line each. */
   closes?: string[];
+  /** For a first notice: the related incident it follows (a headroom warning on the same subnets). */
+  follows?: string;
 }
 
 /** `\`command\`` when it fits, or a pointer to the email; never a command cut inside its code span. */
@@ -49,6 +51,7 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
         ].join('\n')
       : [
           ...(notice.changed ? [`*What changed*: ${chatText(notice.changed)}`] : []),
+          ...(notice.follows ? [`*Follows*: ${chatText(notice.follows)}`] : []),
           `*Impact*: ${chatText(impactOf(finding))}`,
           `*Cause*: ${chatText(firstSentence(finding.diagnosis))}`,
           `*Where*: ${chatText([placeOf(finding), `cluster ${finding.cluster}`, finding.region].filter(Boolean).join(' · '))}`,

@@ -1,4 +1,4 @@
-import { CATALOG } from '../recognise/rules';
+import { CATALOG, type RuleId } from '../recognise/rules';
 import type { IncidentState, PendingNotification } from '../incidents/lifecycle';
 import type { NoticeOf } from './chat';
 
@@ -12,10 +12,7 @@ export function noticeOfDue(
 ): NoticeOf {
   const generation = notify.generation;
   if (notify.status === 'resolved') {
-    const closes = (notify.closes ?? []).map(
-      (c) =>
-        `the warning "${CATALOG[c.rule].shortTitle}" on the same subnets, open since ${new Date(c.openedAt).toISOString()} (finding ${c.findingId})`,
-    );
+    const closes = (notify.closes ?? []).map((c) => `the ${relatedWarningText(c)}`);
     return closes.length ? { kind: 'resolved', generation, closes } : { kind: 'resolved', generation };
   }
   if (notify.reason === 'severity') return { kind: 'escalated', generation, changed: `severity now ${state.severity}` };
@@ -24,4 +21,9 @@ export function noticeOfDue(
     return { kind: 'escalated', generation, changed: `now ${state.affected.length} affected (latest: ${shown})` };
   }
   return { kind: notify.reason === 'interval' ? 'reminder' : 'new', generation };
+}
+
+/** `warning "subnets low on IPs" on the same subnets, open since …, (finding …)`: a related incident in words. */
+export function relatedWarningText(related: { rule: RuleId; openedAt: number; findingId: string }): string {
+  return `warning "${CATALOG[related.rule].shortTitle}" on the same subnets, open since ${new Date(related.openedAt).toISOString()} (finding ${related.findingId})`;
 }

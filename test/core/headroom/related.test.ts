@@ -1,8 +1,16 @@
-import { assessSubnet, HEADROOM_RULE, runOf, sweepWork } from '../../../lambdas/core/headroom/subnet-headroom';
+import {
+  assessSubnet,
+  HEADROOM_RULE,
+  headroomIncident,
+  runOf,
+  sweepWork,
+} from '../../../lambdas/core/headroom/subnet-headroom';
 import {
   closedWith,
   EXHAUSTION_RULE,
   exhaustionIdOf,
+  followedWarning,
+  headroomIdOf,
   relationsOf,
   sameSubnets,
   speaksFor,
@@ -58,6 +66,11 @@ describe('which subnets an exhaustion incident speaks for', () => {
   it('is the incident the analyzer records for the cluster', () => {
     expect(exhaustionIdOf('prod')).toBe(stored(EXHAUSTION_RULE, []).findingId);
   });
+
+  it('pairs with the headroom incident the check records for the cluster', () => {
+    const incident = headroomIncident('prod', [assessed('subnet-a', 3)], T0, '444455556666');
+    expect(headroomIdOf('prod', '444455556666')).toBe(incident.findingId);
+  });
 });
 
 describe('unfoldedAssessments', () => {
@@ -77,6 +90,19 @@ describe('unfoldedAssessments', () => {
     ['one past its expiry', { ...stored(EXHAUSTION_RULE, ['subnet-a']), expiresAt: T0 / 1000 - 1 }],
   ])('folds nothing with %s', (_, exhaustion) => {
     expect(unfoldedAssessments(both, exhaustion, T0).filter((a) => a.verdict)).toHaveLength(2);
+  });
+});
+
+describe('followedWarning', () => {
+  const exhaustion = stored(EXHAUSTION_RULE, ['subnet-a']);
+
+  it.each<[string, IncidentState | undefined, boolean]>([
+    ['an open warning on the same subnet', stored(HEADROOM_RULE, ['subnet-a']), true],
+    ['an open warning on other subnets', stored(HEADROOM_RULE, ['subnet-c']), false],
+    ['a resolved warning', { ...stored(HEADROOM_RULE, ['subnet-a']), status: 'resolved' }, false],
+    ['no warning', undefined, false],
+  ])('follows %s: %s', (_, warning, follows) => {
+    expect(followedWarning(exhaustion, warning, T0) !== undefined).toBe(follows);
   });
 });
 
