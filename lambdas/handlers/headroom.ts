@@ -48,6 +48,8 @@ export interface HeadroomResult {
   resolved: string[];
   /** Open incidents whose unfinished first notice the sweep sent. */
   finished: string[];
+  /** Exhaustion incidents held open by their low subnets, reminded on the re-notify interval. */
+  reminded: string[];
 }
 
 const DESCRIBE_BUDGET_MS = 8_000;
@@ -90,6 +92,7 @@ export async function checkHeadroom(
     notified: [],
     resolved: [],
     finished: [],
+    reminded: [],
   };
   const io = headroomIo(deps, context);
   const run = runIdOf(event, now);
@@ -234,7 +237,7 @@ async function sweep(
     if (work.kind === 'none') continue;
     if (work.kind === 'write') {
       if (!(await io.store.putIfVersion(work.state, state.version))) continue;
-      (work.resolves ? result.resolved : result.finished).push(state.findingId);
+      (work.resolves ? result.resolved : work.reminds ? result.reminded : result.finished).push(state.findingId);
       // Written after the resolution that names it: a sweep stopped in between closes it next run.
       if (work.closes && (await io.store.putIfVersion(work.closes.state, work.closes.expected))) {
         result.resolved.push(work.closes.state.findingId);

@@ -287,6 +287,17 @@ describe('headroom check beside an exhaustion incident of the same subnets', () 
     expect(detailTypes()).toEqual([]);
   });
 
+  it('reminds of the exhaustion incident it holds open, on the re-notify interval', async () => {
+    const { findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    // Six hours and a run of a subnet that stays dry, with no new line from the logs.
+    const results = await runs(74, 0, shared);
+
+    expect(results.flatMap((r) => r.reminded)).toEqual([findingId]);
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'ongoing']]);
+  });
+
   it('still pages for a low subnet the exhaustion incident does not name', async () => {
     await exhaustionOpenedAt(T0 - 5 * MINUTE);
     ec2.on(DescribeSubnetsCommand).resolves({

@@ -10,7 +10,7 @@ import {
   minimumFreeIps,
 } from './forecast';
 import { isObject } from '../common/json';
-import { sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
+import { sweepReminder, sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
 import {
   EXHAUSTION_RULE,
   NO_RELATIONS,
@@ -316,6 +316,8 @@ export type SweepWork =
       state: IncidentState;
       due: Due;
       resolves: boolean;
+      /** A reminder of an incident held open (neither resolved nor a notice taken over). */
+      reminds?: boolean;
       /** The headroom incident this resolution closes, to write (conditionally on `expected`) after it. */
       closes?: { state: IncidentState; due: Due; expected: number };
     };
@@ -336,10 +338,22 @@ export function sweepWork(
     const closed = closedWith(state, now);
     return { kind: 'write', state: closed, due: { state: closed, notify: closed.pending! }, resolves: true };
   }
-  const step = sweepStep(state, now, policy, holdBackFromSweep(state, run, storedHealthySince, now, policy, relations));
+  const held = holdBackFromSweep(state, run, storedHealthySince, now, policy, relations);
+  const step = sweepStep(state, now, policy, held);
   switch (step.kind) {
-    case 'keep':
-      return { kind: 'none' };
+    case 'keep': {
+      // Held open by its subnets, not by new lines: reminded on the interval, as the warning it folds was.
+      const reminder = held && state.rule === EXHAUSTION_RULE ? sweepReminder(state, now, policy) : undefined;
+      return reminder
+        ? {
+            kind: 'write',
+            state: reminder,
+            due: { state: reminder, notify: reminder.pending! },
+            resolves: false,
+            reminds: true,
+          }
+        : { kind: 'none' };
+    }
     case 'finish':
       return { kind: 'send', due: { state, notify: state.pending! } };
     default: {

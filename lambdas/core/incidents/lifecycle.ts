@@ -323,6 +323,17 @@ export function sweepStep(state: IncidentState, now: number, policy: LifecyclePo
   return { kind: 'keep' };
 }
 
+/**
+ * The sweep's reminder of an open incident that it holds open while no line comes (a subnet still out
+ * of IPs): due once the re-notify interval has passed since the last notice, as a batch would be.
+ */
+export function sweepReminder(state: IncidentState, now: number, policy: LifecyclePolicy): IncidentState | undefined {
+  if (state.status !== 'open' || unfinishedPending(state) || !state.notified) return undefined;
+  if (now - state.notified.at < policy.renotifyAfterMs) return undefined;
+  const advanced = notifyWith(state, 'ongoing', 'interval', SWEEP_BATCH, now, state.notified.generation);
+  return { ...advanced.state, version: state.version + 1 };
+}
+
 /** The incident as the aggregator would have produced it, from what the store accumulated. */
 export function incidentOf(state: IncidentState): Incident {
   return {

@@ -119,6 +119,23 @@ describe('the sweep of an exhaustion incident and the headroom warning of its su
     expect(sweepWork(state, runWith(low), undefined, QUIET, DEFAULT_POLICY, relations).kind).toBe(kind);
   });
 
+  it('reminds of an exhaustion incident held open by its subnet once the re-notify interval has passed', () => {
+    const due = T0 + DEFAULT_POLICY.renotifyAfterMs;
+    const lone = relationsOf([exhaustion], HEADROOM_RULE, due);
+
+    expect(sweepWork(exhaustion, runWith(['subnet-a']), undefined, due - 1, DEFAULT_POLICY, lone).kind).toBe('none');
+    expect(sweepWork(exhaustion, runWith(['subnet-a']), undefined, due, DEFAULT_POLICY, lone)).toMatchObject({
+      kind: 'write',
+      resolves: false,
+      reminds: true,
+      state: {
+        status: 'open',
+        version: exhaustion.version + 1,
+        pending: { reason: 'interval', status: 'ongoing', generation: 2 },
+      },
+    });
+  });
+
   it('closes the warning with the resolution: named in its notice, event only for the warning', () => {
     const work = sweepWork(exhaustion, runWith([]), undefined, QUIET, DEFAULT_POLICY, relations);
 
