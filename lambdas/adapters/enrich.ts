@@ -66,6 +66,9 @@ const reads = (rule: RuleId, fact: LiveFact): boolean => RULES[rule].enrichment?
 /** Whether any live fact would change the finding of `rule`; others are published without a Describe call. */
 export const needsEnrichment = (rule: RuleId): boolean => (RULES[rule].enrichment?.length ?? 0) > 0;
 
+/** Whether a resolved notice of `rule` re-reads its subnets: it names them with their free IPs now. */
+export const rereadsAtResolution = (rule: RuleId): boolean => reads(rule, 'subnets');
+
 /** The default quota of IPv4 CIDR blocks per VPC, the primary included (adjustable to 50). */
 export const DEFAULT_VPC_CIDR_QUOTA = 5;
 /** Node groups described per cluster; more would not fit one notification anyway. */

@@ -14,10 +14,11 @@ import { findingEventOf, type ArnScope } from '../core/findings/bus-entries';
 import { buildFinding, type Finding } from '../core/findings/finding';
 import { incidentOf, type Due, type IncidentState, type PendingNotification } from '../core/incidents/lifecycle';
 import { snsNotificationOf } from '../core/findings/render-notification';
-import { noticeOfDue } from '../core/notice/kind';
+import { noticeOfDue, relatedWarningText } from '../core/notice/kind';
+import { EXHAUSTION_RULE, followedWarning, headroomIdOf } from '../core/headroom/related';
 import { mapLimit } from '../shared/concurrency';
 import type { FindingEnricher } from './accounts';
-import { needsEnrichment } from './enrich';
+import { needsEnrichment, rereadsAtResolution } from './enrich';
 import type { Channel, IncidentStore } from './incident-store';
 import type { Publisher } from './publish';
 
@@ -105,10 +106,9 @@ export class Notifier {
 
     const toEnrich = plan.individual.filter(
       ({ state, notify }) =>
-        notify.status !== 'resolved' &&
         !notify.snsDone &&
         !contexts.has(state.findingId) &&
-        needsEnrichment(state.rule),
+        (notify.status === 'resolved' ? rereadsAtResolution(state.rule) : needsEnrichment(state.rule)),
     );
     const enriched = toEnrich.length
       ? await this.enricher.enrich(
@@ -140,7 +140,8 @@ export class Notifier {
         firstSeen: state.firstSeen,
       }),
     });
-    const individual = plan.individual.map(build);
+    const follows = await this.followedWarnings(plan.individual, limit);
+    const individual = plan.individual.map((d) => ({ ...build(d), follows: follows.get(d.state.findingId) }));
     const digested = plan.digested.map(build);
     const all = [...individual, ...digested];
 
@@ -236,6 +237,26 @@ export class Notifier {
     return outcome;
   }
 
+  /**
+   * The open headroom warning each first exhaustion notice follows, read from the store (one read per
+   * such notice, which is rare), as the line that links it.
+   */
+  private async followedWarnings(due: readonly Due[], limit: number): Promise<Map<string, string>> {
+    const first = due.filter(
+      ({ state, notify }) =>
+        state.rule === EXHAUSTION_RULE &&
+        notify.status === 'open' &&
+        (notify.reason === 'new' || notify.reason === 'reopened'),
+    );
+    const lines = new Map<string, string>();
+    const now = (this.options.now ?? Date.now)();
+    await mapLimit(first, limit, async ({ state }) => {
+      const warning = followedWarning(state, await this.store.get(headroomIdOf(state.cluster, state.account)), now);
+      if (warning) lines.set(state.findingId, relatedWarningText(warning));
+    });
+    return lines;
+  }
+
   /** Each cluster's notice window and what this delivery may send in it. */
   private async windowsOf(
     candidates: readonly NoticeCandidate[],
@@ -275,12 +296,16 @@ interface Built {
   state: IncidentState;
   notify: PendingNotification;
   finding: Finding;
+  /** The related warning a first notice follows, in words. */
+  follows?: string;
   /** Channels that went out in this call. */
   done: Set<Channel>;
 }
 
-const noticeOf = (built: { state: IncidentState; notify: PendingNotification }) =>
-  noticeOfDue(built.state, built.notify);
+const noticeOf = (built: { state: IncidentState; notify: PendingNotification; follows?: string }) => {
+  const notice = noticeOfDue(built.state, built.notify);
+  return built.follows ? { ...notice, follows: built.follows } : notice;
+};
 
 /** `--start-time` of the digest's command: a minute before the earliest first-seen line. */
 function startOf(firstSeen: Array<string | undefined>): { startTime?: number } {

@@ -15,10 +15,12 @@ import {
   runIdOf,
   runOf,
   sweepWork,
+  HEADROOM_RULE,
   type ClusterHealth,
   type HeadroomRun,
   type SubnetAssessment,
 } from '../core/headroom/subnet-headroom';
+import { exhaustionIdOf, relationsOf } from '../core/headroom/related';
 import { dueOf, type Due } from '../core/incidents/lifecycle';
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
@@ -46,6 +48,8 @@ export interface HeadroomResult {
   resolved: string[];
   /** Open incidents whose unfinished first notice the sweep sent. */
   finished: string[];
+  /** Exhaustion incidents held open by their low subnets, reminded on the re-notify interval. */
+  reminded: string[];
 }
 
 const DESCRIBE_BUDGET_MS = 8_000;
@@ -63,6 +67,8 @@ interface ClusterOutcome {
   health: ClusterHealth;
   due: Due[];
   context?: [findingId: string, context: FindingContext];
+  /** The cluster's subnets found low, when they were read. */
+  low?: [scope: string, subnets: string[]];
 }
 
 /**
@@ -86,6 +92,7 @@ export async function checkHeadroom(
     notified: [],
     resolved: [],
     finished: [],
+    reminded: [],
   };
   const io = headroomIo(deps, context);
   const run = runIdOf(event, now);
@@ -95,7 +102,19 @@ export async function checkHeadroom(
   const due = outcomes.flatMap((o) => o.due);
   result.notified.push(...due.map((d) => d.state.findingId));
 
-  due.push(...(await sweep(runOf(outcomes.map((o) => o.health)), io, deps, now, result)));
+  const lows = new Map(outcomes.flatMap((o) => (o.low ? [o.low] : [])));
+  due.push(
+    ...(await sweep(
+      runOf(
+        outcomes.map((o) => o.health),
+        lows,
+      ),
+      io,
+      deps,
+      now,
+      result,
+    )),
+  );
 
   const contexts = new Map(outcomes.flatMap((o) => (o.context ? [o.context] : [])));
   const notifier = notifierOf(deps, io.store, io.enricher, { scope: io.scope });
@@ -148,10 +167,13 @@ async function checkOneCluster(
   result.checked.push(cluster);
 
   const subnets = countedSubnets(read.subnets);
-  const histories = await io.headroom.histories(
-    cluster,
-    subnets.map((s) => s.subnetId),
-  );
+  const [histories, exhaustion] = await Promise.all([
+    io.headroom.histories(
+      cluster,
+      subnets.map((s) => s.subnetId),
+    ),
+    io.store.get(exhaustionIdOf(entry.name, account)),
+  ]);
   const check = checkCluster({
     cluster: entry.name,
     account,
@@ -160,6 +182,7 @@ async function checkOneCluster(
     histories,
     now,
     thresholds: settings.thresholds,
+    exhaustion,
   });
   if (check.unread.length > 0) {
     result.unreadHistories.push(...check.unread.map((subnet) => `${cluster}/${subnet}`));
@@ -171,11 +194,17 @@ async function checkOneCluster(
   await Promise.all(check.histories.map((h) => io.headroom.saveHistory(cluster, h.subnetId, h.samples)));
   recordSubnetMetrics(metrics, cluster, check.assessed);
 
-  if (!check.headroom.low) {
+  const low: ClusterOutcome['low'] = [cluster, check.low];
+  if (check.low.length === 0) {
     const stored = await io.headroom.health(cluster);
-    return saved(io, healthAfter(cluster, { kind: 'healthy', healthySince: stored?.healthySince }, now));
+    return {
+      ...(await saved(io, healthAfter(cluster, { kind: 'healthy', healthySince: stored?.healthySince }, now))),
+      low,
+    };
   }
-  const outcome = await saved(io, healthAfter(cluster, { kind: 'low' }, now));
+  const outcome = { ...(await saved(io, healthAfter(cluster, { kind: 'low' }, now))), low };
+  // Low subnets that the open exhaustion incident already pages for: no second page.
+  if (!check.headroom.low) return outcome;
   const { incident, severity } = check.headroom;
   const recorded = await io.store.record([{ incident, severity }], `headroom:${cluster}:${run}`, now, settings.policy);
   return { ...outcome, due: dueOf(recorded), context: [incident.findingId, check.context!] };
@@ -198,15 +227,22 @@ async function sweep(
   result: HeadroomResult,
 ): Promise<Due[]> {
   const due: Due[] = [];
-  for (const state of await io.store.scanIncidents()) {
+  const states = await io.store.scanIncidents();
+  const relations = relationsOf(states, HEADROOM_RULE, now);
+  for (const state of states) {
     const stored = needsStoredHealth(state, run)
       ? (await io.headroom.health(clusterScopeOf(state)))?.healthySince
       : undefined;
-    const work = sweepWork(state, run, stored, now, deps.settings.policy);
+    const work = sweepWork(state, run, stored, now, deps.settings.policy, relations);
     if (work.kind === 'none') continue;
     if (work.kind === 'write') {
       if (!(await io.store.putIfVersion(work.state, state.version))) continue;
-      (work.resolves ? result.resolved : result.finished).push(state.findingId);
+      (work.resolves ? result.resolved : work.reminds ? result.reminded : result.finished).push(state.findingId);
+      // Written after the resolution that names it: a sweep stopped in between closes it next run.
+      if (work.closes && (await io.store.putIfVersion(work.closes.state, work.closes.expected))) {
+        result.resolved.push(work.closes.state.findingId);
+        due.push(work.closes.due);
+      }
     }
     due.push(work.due);
   }

@@ -9,6 +9,7 @@ import 'aws-sdk-client-mock-jest';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { findingIdOf } from '../../lambdas/core/incidents/aggregate';
+import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { analyzeSubscription, PublishError, type AnalyzerDeps } from '../../lambdas/handlers/analyzer';
 import type { AwsClients } from '../../lambdas/shared/aws-clients';
 import { awslogsEvent, controlMessageEvent, subnetExhaustionLine } from '../support/awslogs';
@@ -422,5 +423,57 @@ describe('enrichment calls per batch', () => {
     expect(ec2).toHaveReceivedCommandTimes(DescribeSubnetsCommand, 1);
     expect(ec2).toHaveReceivedCommandTimes(DescribeVpcsCommand, 1);
     expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+  });
+});
+
+describe('a first exhaustion notice beside an open headroom warning', () => {
+  /** The headroom check's warning on `subnets`, as it records it, opened an hour before and notified. */
+  async function warningOn(subnets: string[]): Promise<string> {
+    const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
+    const findingId = findingIdOf('prod', 'subnet-ip-headroom-low', undefined);
+    const at = new Date(T0 - 60 * 60_000).toISOString();
+    await store.record(
+      [
+        {
+          incident: {
+            findingId,
+            cluster: 'prod',
+            rule: 'subnet-ip-headroom-low',
+            occurrences: 1,
+            firstSeen: at,
+            lastSeen: at,
+            entities: { subnets },
+            evidence: [{ message: `${subnets[0]} (eu-west-1a): 40 of 251 IPs free: under the minimum of 64 free` }],
+          },
+          severity: 'high',
+        },
+      ],
+      'headroom:prod:run-1',
+      T0 - 60 * 60_000,
+      DEFAULT_POLICY,
+    );
+    await store.markPublished(findingId, 1, ['sns', 'events']);
+    return findingId;
+  }
+
+  const lastPublish = () => JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!);
+
+  it('links the warning of the same subnet in its email and chat', async () => {
+    const warning = await warningOn([SUBNET_A]);
+
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)]), context, deps());
+
+    const message = lastPublish();
+    const line = `warning "subnets low on IPs" on the same subnets, open since 2026-11-28T01:21:00.000Z (finding ${warning})`;
+    expect(message.email).toContain(`FOLLOWS: ${line}`);
+    expect(JSON.parse(message.https).content.description).toContain('*Follows*: warning "subnets low on IPs"');
+  });
+
+  it('links nothing when the warning is about other subnets', async () => {
+    await warningOn([SUBNET_C]);
+
+    await analyzeSubscription(awslogsEvent([subnetExhaustionLine(SUBNET_A)]), context, deps());
+
+    expect(lastPublish().email).not.toContain('FOLLOWS');
   });
 });

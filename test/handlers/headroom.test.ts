@@ -2,11 +2,11 @@ import { DescribeSubnetsCommand, DescribeVpcsCommand, EC2ServiceException } from
 import { PublishCommand } from '@aws-sdk/client-sns';
 import { BatchGetCommand, GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
-import type { Incident } from '../../lambdas/core/incidents/aggregate';
+import { findingIdOf, type Incident } from '../../lambdas/core/incidents/aggregate';
 import { DEFAULT_POLICY } from '../../lambdas/core/incidents/lifecycle';
 import { checkHeadroom, type HeadroomDeps } from '../../lambdas/handlers/headroom';
 import { testClients, testSettings } from '../support/aws';
-import { useHandlerHarness } from '../support/handler-harness';
+import { findingOf, useHandlerHarness } from '../support/handler-harness';
 
 const aws = useHandlerHarness();
 const { ec2, sns } = aws;
@@ -139,9 +139,12 @@ describe('headroom check', () => {
     expect(detailTypes().filter((t) => t === 'Karpenter Finding Resolved')).toHaveLength(1);
     const email = JSON.parse(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Message!).email as string;
     expect(email).toMatch(/^RESOLVED /);
-    expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toBe(
-      'RESOLVED prod: subnets low on IPs subnet-a',
+    // Re-read at resolution: the subject names the zone with its free IPs now.
+    expect(sns.commandCalls(PublishCommand).at(-1)!.args[0].input.Subject).toMatch(
+      /^RESOLVED prod: subnets low on IPs eu-west-1a 200\/251 /,
     );
+    expect(email).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(email).not.toContain('subnet-b');
   });
 
   it('treats a throttled DescribeSubnets as a gap, never as a recovery', async () => {
@@ -239,5 +242,194 @@ describe('headroom check', () => {
 
     await runs(1, 40, shared);
     expect(await storedHistory('subnet-a')).toHaveLength(7);
+  });
+});
+
+/**
+ * The exhaustion incident the analyzer opens for `InsufficientFreeAddressesInSubnet` on subnet-a, as
+ * it records it (same id, same entities), counted `at` and notified.
+ */
+async function exhaustionOpenedAt(at: number): Promise<{ store: IncidentStore; findingId: string }> {
+  const store = new IncidentStore(aws.dynamo.doc, aws.tableName);
+  const findingId = findingIdOf('prod', 'subnet-ip-exhaustion', undefined);
+  const incident: Incident = {
+    findingId,
+    cluster: 'prod',
+    rule: 'subnet-ip-exhaustion',
+    occurrences: 4,
+    firstSeen: new Date(at - 2 * MINUTE).toISOString(),
+    lastSeen: new Date(at).toISOString(),
+    entities: { subnets: ['subnet-a'], zones: ['eu-west-1a'] },
+    evidence: [
+      {
+        message:
+          "InsufficientFreeAddressesInSubnet: There are not enough free addresses in subnet 'subnet-a' to satisfy the requested number of instances.",
+      },
+    ],
+  };
+  await store.record([{ incident, severity: 'critical' }], 'b-exhaustion', at, DEFAULT_POLICY);
+  await store.markPublished(findingId, 1, ['sns', 'events']);
+  return { store, findingId };
+}
+
+const emailOf = (call: number) =>
+  JSON.parse(sns.commandCalls(PublishCommand).at(call)!.args[0].input.Message!).email as string;
+
+describe('headroom check beside an exhaustion incident of the same subnets', () => {
+  it('raises no second page for subnets an open exhaustion incident already names', async () => {
+    await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    const [result] = await runs(3, 30, shared);
+
+    expect(result?.notified).toEqual([]);
+    expect(sns).not.toHaveReceivedCommand(PublishCommand);
+    expect(detailTypes()).toEqual([]);
+  });
+
+  it('reminds of the exhaustion incident it holds open, on the re-notify interval', async () => {
+    const { findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    // Six hours and a run of a subnet that stays dry, with no new line from the logs.
+    const results = await runs(74, 0, shared);
+
+    expect(results.flatMap((r) => r.reminded)).toEqual([findingId]);
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'ongoing']]);
+  });
+
+  it('still pages for a low subnet the exhaustion incident does not name', async () => {
+    await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    ec2.on(DescribeSubnetsCommand).resolves({
+      Subnets: [
+        {
+          SubnetId: 'subnet-a',
+          AvailabilityZone: 'eu-west-1a',
+          VpcId: 'vpc-1',
+          CidrBlock: '10.0.0.0/24',
+          AvailableIpAddressCount: 3,
+        },
+        {
+          SubnetId: 'subnet-b',
+          AvailabilityZone: 'eu-west-1b',
+          VpcId: 'vpc-1',
+          CidrBlock: '10.0.1.0/24',
+          AvailableIpAddressCount: 20,
+        },
+      ],
+    });
+
+    await runs(1, 3, deps());
+
+    expect(published().map((f) => [f.rule, f.entities.subnets])).toEqual([['subnet-ip-headroom-low', ['subnet-b']]]);
+  });
+
+  it('keeps the exhaustion incident open while its subnet is still low, then resolves it once with the free IPs now', async () => {
+    const { store, findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    const shared = deps();
+
+    await runs(20, 30, shared);
+    expect((await store.get(findingId))?.status).toBe('open');
+
+    await runs(3, 200, shared);
+
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'resolved']]);
+    expect(emailOf(-1)).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(detailTypes()).toEqual(['Karpenter Finding Resolved']);
+    await runs(20, 200, shared);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+  });
+});
+
+describe('the resolution of an exhaustion incident with a headroom warning open on its subnets', () => {
+  /** A headroom warning on subnet-a first (its own page), then the analyzer's exhaustion incident. */
+  async function warnedThenExhausted(shared: HeadroomDeps) {
+    await runs(2, 30, shared);
+    const warning = published()[0]!;
+    const opened = await exhaustionOpenedAt(clock);
+    return { ...opened, warning };
+  }
+
+  it('closes the warning in the same resolved notice, with its event, and pages nothing more', async () => {
+    const shared = deps();
+    const { store, findingId, warning } = await warnedThenExhausted(shared);
+    expect(warning.rule).toBe('subnet-ip-headroom-low');
+
+    await runs(6, 30, shared);
+    expect(sns).toHaveReceivedCommandTimes(PublishCommand, 1);
+    await runs(20, 200, shared);
+
+    const notices = published();
+    expect(notices.map((f) => [f.rule, f.status])).toEqual([
+      ['subnet-ip-headroom-low', 'open'],
+      ['subnet-ip-exhaustion', 'resolved'],
+    ]);
+    const email = emailOf(-1);
+    expect(email).toContain('subnet-a (eu-west-1a): 200 of 251 IPs free now');
+    expect(email).toMatch(
+      new RegExp(`closes +the warning "subnets low on IPs" on the same subnets.*${warning.findingId}`),
+    );
+    const resolvedEvents = aws.entries().filter((e) => e.DetailType === 'Karpenter Finding Resolved');
+    expect(resolvedEvents.map((e) => JSON.parse(e.Detail!).findingId).sort()).toEqual(
+      [findingId, warning.findingId].sort(),
+    );
+    expect((await store.get(warning.findingId))?.status).toBe('resolved');
+  });
+
+  it('publishes the resolution once when its first publish fails and the next run retries it', async () => {
+    const shared = deps();
+    const { warning } = await warnedThenExhausted(shared);
+    let failed = false;
+    sns.on(PublishCommand).callsFake(() => {
+      if (failed) return { MessageId: 'm-2' };
+      failed = true;
+      throw new Error('Rate exceeded');
+    });
+
+    const outcomes: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      freeA = 200;
+      await checkHeadroom({ scheduledTime: new Date(clock).toISOString() }, context, shared).then(
+        () => outcomes.push('ok'),
+        () => outcomes.push('failed'),
+      );
+      clock += 5 * MINUTE;
+    }
+
+    expect(outcomes.filter((o) => o === 'failed')).toHaveLength(1);
+    const calls = sns.commandCalls(PublishCommand).map((c) => findingOf(c.args[0].input));
+    // The warning's page, the failed resolution, its retry: one resolved notice delivered.
+    expect(calls.map((f) => [f.rule, f.status])).toEqual([
+      ['subnet-ip-headroom-low', 'open'],
+      ['subnet-ip-exhaustion', 'resolved'],
+      ['subnet-ip-exhaustion', 'resolved'],
+    ]);
+    const resolvedIds = aws
+      .entries()
+      .filter((e) => e.DetailType === 'Karpenter Finding Resolved')
+      .map((e) => JSON.parse(e.Detail!).findingId as string);
+    expect(resolvedIds.filter((id) => id === warning.findingId)).toHaveLength(1);
+    expect(resolvedIds).toHaveLength(2);
+    expect(emailOf(-1)).toContain(`(finding ${warning.findingId})`);
+  });
+
+  it('still resolves, saying which free IPs it could not read, when DescribeSubnets is denied', async () => {
+    const { store, findingId } = await exhaustionOpenedAt(T0 - 5 * MINUTE);
+    ec2.on(DescribeSubnetsCommand).rejects(
+      new EC2ServiceException({
+        name: 'UnauthorizedOperation',
+        $fault: 'client',
+        $metadata: {},
+        message: 'You are not authorized to perform this operation.',
+      }),
+    );
+
+    await runs(14, 0, deps());
+
+    expect(published().map((f) => [f.rule, f.status])).toEqual([['subnet-ip-exhaustion', 'resolved']]);
+    expect(emailOf(-1)).toMatch(
+      /subnet-a: free IPs now not known \(ec2:DescribeSubnets: access denied \(UnauthorizedOperation\)/,
+    );
+    expect((await store.get(findingId))?.status).toBe('resolved');
   });
 });

@@ -3,7 +3,7 @@ import type { DeliveredEvent } from './support/deploy';
 import { ACCOUNT, REGION } from './support/moto';
 import { CONFIGS, synthesize } from './support/stack';
 import { useDeployment } from './support/use-deployment';
-import { delivery, Network, fromKarpenterPod } from './support/world';
+import { delivery, Network, fromKarpenterPod, scheduledEvent } from './support/world';
 
 /**
  * The scenario of record, on the wire: the bundled analyzer of a real `cdk synth` of the example
@@ -114,6 +114,51 @@ describe('a subnet runs dry', () => {
       },
     );
     expect(await env.aws.notices.take()).toEqual([]);
+  });
+
+  it('stays one incident through the fix: no headroom page, one resolution with the free IPs now', async () => {
+    const dry = await network.subnet('10.0.1.0/27', `${REGION}a`, discovery);
+    const taken = await network.exhaust(dry);
+    const t0 = Date.now();
+    const minutes = 60_000;
+    await env.aws
+      .fn('Analyzer')
+      .invoke(
+        delivery(env.aws, logGroup, [fromKarpenterPod(subnetExhaustionLine(dry))], { owner: ACCOUNT, startMs: t0 }),
+        {
+          at: t0,
+        },
+      );
+    const [opened] = await env.aws.notices.take();
+    await env.aws.events.take();
+    const headroom = env.aws.fn('Headroom');
+    const run = async (at: number) => {
+      expect(await headroom.invoke(scheduledEvent(env.aws, at), { at })).toMatchObject({ ok: true });
+      return { notices: await env.aws.notices.take(), events: await env.aws.events.take() };
+    };
+
+    // Still dry ten minutes on: the open exhaustion incident already pages for this subnet.
+    expect(await run(t0 + 10 * minutes)).toEqual({ notices: [], events: [] });
+
+    // Fixed: every address back. The check runs every ten minutes; exactly one resolved notice, the
+    // exhaustion incident's, naming the subnet with what EC2 now says is free.
+    await network.release(taken);
+    const free = await network.freeIps(dry);
+    const told = [];
+    for (let at = t0 + 20 * minutes; at <= t0 + 3 * 60 * minutes; at += 10 * minutes) {
+      const { notices, events } = await run(at);
+      told.push(...notices.map((n) => n.document!), ...events.map((e) => e['detail-type']));
+    }
+    expect(told).toHaveLength(2);
+    expect(told[0]).toMatchObject({
+      findingId: opened!.document!.findingId,
+      rule: 'subnet-ip-exhaustion',
+      status: 'resolved',
+    });
+    const facts = (told[0] as { context: { subnets: Array<{ subnetId: string; availableIps: number }> } }).context
+      .subnets;
+    expect(facts.find((s) => s.subnetId === dry)?.availableIps).toBe(free);
+    expect(told[1]).toBe('Karpenter Finding Resolved');
   });
 });
 

@@ -35,9 +35,13 @@ const defaultNotice = (finding: Finding): NoticeOf => ({ kind: finding.status ==
 
 /** Plain-text email body: the first screen, the fix step by step, then where the finding came from. */
 export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(finding)): string {
-  if (notice.kind === 'resolved') return resolvedTextOf(finding, notice.changed);
-  const header =
-    notice.kind === 'escalated' ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`] : [];
+  if (notice.kind === 'resolved') return resolvedTextOf(finding, notice.changed, notice.closes);
+  const header = [
+    ...(notice.kind === 'escalated'
+      ? [`ESCALATED: ${sanitizeLine(notice.changed ?? `now ${finding.severity}`, 300)}`]
+      : []),
+    ...(notice.follows ? [`FOLLOWS: ${sanitizeLine(notice.follows, 300)}`] : []),
+  ];
   return [
     noticeText(finding, undefined, header),
     '',
@@ -48,9 +52,9 @@ export function emailTextOf(finding: Finding, notice: NoticeOf = defaultNotice(f
 
 /**
  * The short notice that an incident is over: what it was, how long, how often, why it is over (quiet
- * for the resolve window, or what the cluster says now) and the subnets now.
+ * for the resolve window, or what the cluster says now), the subnets now and what it closes with it.
  */
-export function resolvedTextOf(finding: Finding, said?: string): string {
+export function resolvedTextOf(finding: Finding, said?: string, closes: readonly string[] = []): string {
   const span = finding.firstSeen && finding.lastSeen ? `${finding.firstSeen} → ${finding.lastSeen}` : 'unknown';
   const now = [...(said === undefined ? [] : [sanitizeLine(said, 300)]), ...resolvedFacts(finding)];
   return [
@@ -58,6 +62,7 @@ export function resolvedTextOf(finding: Finding, said?: string): string {
     `  cluster  ${finding.cluster} · ${finding.occurrences} occurrence${finding.occurrences === 1 ? '' : 's'} · ${span}`,
     `  lasted   ${durationOf(finding.firstSeen, finding.lastSeen)}, then ${said === undefined ? 'nothing more was seen for the resolve window' : "the cluster's state no longer showed it"}`,
     ...now.map((line, i) => `${i === 0 ? '  now      ' : '           '}${line}`),
+    ...closes.map((line, i) => `${i === 0 ? '  closes   ' : '           '}${sanitizeLine(line, 300)}`),
     '',
     `Finding ${finding.findingId} · account ${finding.account ?? 'unknown'} · region ${finding.region ?? 'unknown'}`,
     'Sent by karpenter-doctor. A new occurrence opens a new incident.',

@@ -10,7 +10,16 @@ import {
   minimumFreeIps,
 } from './forecast';
 import { isObject } from '../common/json';
-import { sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
+import { sweepReminder, sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
+import {
+  EXHAUSTION_RULE,
+  NO_RELATIONS,
+  closedWith,
+  sameSubnets,
+  speaksFor,
+  unfoldedAssessments,
+  type SweepRelations,
+} from './related';
 import type { Severity } from '../model';
 import type { RuleId } from '../recognise/rules/ids';
 
@@ -104,6 +113,8 @@ export interface ClusterCheck {
    */
   unread: string[];
   headroom: ClusterHeadroom;
+  /** Every subnet judged low, those an open exhaustion incident speaks for included. */
+  low: string[];
   /** The finding context of the incident when the cluster is low: every subnet, per-zone totals, the VPCs. */
   context?: FindingContext;
 }
@@ -118,9 +129,11 @@ export function checkCluster(input: {
   histories: StoredHistories;
   now: number;
   thresholds: HeadroomThresholds;
+  /** The cluster's exhaustion incident as stored: while open, it pages for the subnets it names. */
+  exhaustion?: IncidentState;
 }): ClusterCheck {
   const { subnets, histories, now, thresholds } = input;
-  const check: ClusterCheck = { assessed: [], histories: [], unread: [], headroom: { low: false } };
+  const check: ClusterCheck = { assessed: [], histories: [], unread: [], headroom: { low: false }, low: [] };
   for (const subnet of subnets) {
     const sample = { t: now, free: subnet.availableIps };
     if (histories.unread.has(subnet.subnetId)) {
@@ -132,7 +145,9 @@ export function checkCluster(input: {
     check.histories.push({ subnetId: subnet.subnetId, samples });
     check.assessed.push(assessSubnet(subnet, samples, thresholds));
   }
-  check.headroom = judgeCluster(input.cluster, check.assessed, thresholds, now, input.account);
+  check.low = check.assessed.filter((a) => a.verdict).map((a) => a.facts.subnetId);
+  const unfolded = unfoldedAssessments(check.assessed, input.exhaustion, now);
+  check.headroom = judgeCluster(input.cluster, unfolded, thresholds, now, input.account);
   if (check.headroom.low) {
     const facts = check.assessed.map((a) => a.facts).sort((a, b) => a.subnetId.localeCompare(b.subnetId));
     check.context = { subnets: facts, zones: zoneTotals(facts), vpcs: input.vpcs, enrichmentErrors: [] };
@@ -173,15 +188,22 @@ export function healthAfter(cluster: string, outcome: CheckOutcome, now: number)
   }
 }
 
-/** What the sweep learns of this run from the health records it wrote: healthy clusters and the rest. */
-export function runOf(healths: readonly ClusterHealth[]): HeadroomRun {
+/**
+ * What the sweep learns of this run from the health records it wrote (healthy clusters and the rest)
+ * and from the subnets each read cluster had low.
+ */
+export function runOf(
+  healths: readonly ClusterHealth[],
+  lowSubnets: ReadonlyMap<string, readonly string[]> = new Map(),
+): HeadroomRun {
   const stillLow = new Set<string>();
   const healthySince = new Map<string, number>();
   for (const health of healths) {
     if (health.healthySince === undefined) stillLow.add(health.cluster);
     else healthySince.set(health.cluster, health.healthySince);
   }
-  return { stillLow, healthySince };
+  const low = new Map([...lowSubnets].map(([scope, subnets]) => [scope, new Set(subnets)] as const));
+  return { stillLow, healthySince, lowSubnets: low };
 }
 
 /** The incident of one check: the low subnets and zones, and one evidence line per subnet (the three worst). */
@@ -239,6 +261,8 @@ export interface HeadroomRun {
   stillLow: ReadonlySet<string>;
   /** Since when each cluster checked healthy this run has been healthy. */
   healthySince: ReadonlyMap<string, number>;
+  /** The subnets found low in each cluster whose subnets this run read (empty sets for healthy ones). */
+  lowSubnets?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /**
@@ -259,15 +283,21 @@ export function needsStoredHealth(
  * only healthy checks are. Incidents of other rules are never held back here.
  */
 export function holdBackFromSweep(
-  state: Pick<IncidentState, 'rule' | 'cluster' | 'account'>,
+  state: Pick<IncidentState, 'rule' | 'cluster' | 'account' | 'entities'>,
   run: HeadroomRun,
   /** The cluster's stored `healthySince`, read when `needsStoredHealth` said so. */
   storedHealthySince: number | undefined,
   now: number,
   policy: Pick<LifecyclePolicy, 'resolveAfterMs'>,
+  relations: SweepRelations = NO_RELATIONS,
 ): boolean {
-  if (state.rule !== HEADROOM_RULE) return false;
   const scoped = clusterScopeOf(state);
+  // Out of IPs is not over while the check still sees a subnet of it low, whatever the logs say.
+  if (state.rule === EXHAUSTION_RULE) return [...(run.lowSubnets?.get(scoped) ?? [])].some((s) => speaksFor(state, s));
+  if (state.rule !== HEADROOM_RULE) return false;
+  // The open exhaustion incident of the same subnets closes it when it resolves.
+  const exhaustion = relations.exhaustion.get(scoped);
+  if (exhaustion && sameSubnets(exhaustion, state)) return true;
   if (run.stillLow.has(scoped)) return true;
   const healthySince = run.healthySince.get(scoped) ?? storedHealthySince;
   return healthySince === undefined || now - healthySince < policy.resolveAfterMs;
@@ -279,7 +309,18 @@ export function holdBackFromSweep(
  * on the stored version so that of concurrent sweepers only one does, and then send that notice.
  */
 export type SweepWork =
-  { kind: 'none' } | { kind: 'send'; due: Due } | { kind: 'write'; state: IncidentState; due: Due; resolves: boolean };
+  | { kind: 'none' }
+  | { kind: 'send'; due: Due }
+  | {
+      kind: 'write';
+      state: IncidentState;
+      due: Due;
+      resolves: boolean;
+      /** A reminder of an incident held open (neither resolved nor a notice taken over). */
+      reminds?: boolean;
+      /** The headroom incident this resolution closes, to write (conditionally on `expected`) after it. */
+      closes?: { state: IncidentState; due: Due; expected: number };
+    };
 
 /** The sweep's work for one incident, with headroom incidents held back as `holdBackFromSweep` says. */
 export function sweepWork(
@@ -289,21 +330,79 @@ export function sweepWork(
   storedHealthySince: number | undefined,
   now: number,
   policy: LifecyclePolicy,
+  relations: SweepRelations = NO_RELATIONS,
 ): SweepWork {
-  const step = sweepStep(state, now, policy, holdBackFromSweep(state, run, storedHealthySince, now, policy));
+  const folded = relations.closedBy.has(state.findingId);
+  if (folded) {
+    // Its exhaustion incident resolved and said so, but the sweep stopped before closing it.
+    const closed = closedWith(state, now);
+    return { kind: 'write', state: closed, due: { state: closed, notify: closed.pending! }, resolves: true };
+  }
+  const held = holdBackFromSweep(state, run, storedHealthySince, now, policy, relations);
+  const step = sweepStep(state, now, policy, held);
   switch (step.kind) {
-    case 'keep':
-      return { kind: 'none' };
+    case 'keep': {
+      // Held open by its subnets, not by new lines: reminded on the interval, as the warning it folds was.
+      const reminder = held && state.rule === EXHAUSTION_RULE ? sweepReminder(state, now, policy) : undefined;
+      return reminder
+        ? {
+            kind: 'write',
+            state: reminder,
+            due: { state: reminder, notify: reminder.pending! },
+            resolves: false,
+            reminds: true,
+          }
+        : { kind: 'none' };
+    }
     case 'finish':
       return { kind: 'send', due: { state, notify: state.pending! } };
-    default:
+    default: {
+      const closes = step.kind === 'resolve' ? closedHeadroomOf(state, run, relations, now) : undefined;
+      const resolved: IncidentState = closes
+        ? {
+            ...step.state,
+            pending: {
+              ...step.state.pending!,
+              closes: [{ findingId: closes.findingId, rule: closes.rule, openedAt: closes.openedAt }],
+            },
+          }
+        : step.state;
+      const closedState = closes && closedWith(closes, now);
       return {
         kind: 'write',
-        state: step.state,
-        due: { state: step.state, notify: step.state.pending! },
+        state: resolved,
+        due: { state: resolved, notify: resolved.pending! },
         resolves: step.kind === 'resolve',
+        ...(closes && closedState
+          ? {
+              closes: {
+                state: closedState,
+                due: { state: closedState, notify: closedState.pending! },
+                expected: closes.version,
+              },
+            }
+          : {}),
       };
+    }
   }
+}
+
+/**
+ * The open headroom incident that the resolution of an exhaustion incident closes: the same cluster
+ * and subnets, read by this run and none of them low any more.
+ */
+function closedHeadroomOf(
+  state: IncidentState,
+  run: HeadroomRun,
+  relations: SweepRelations,
+  now: number,
+): IncidentState | undefined {
+  if (state.rule !== EXHAUSTION_RULE) return undefined;
+  const scoped = clusterScopeOf(state);
+  const headroom = relations.headroom.get(scoped);
+  const low = run.lowSubnets?.get(scoped);
+  if (!headroom || !low || headroom.openedAt > now || !sameSubnets(state, headroom)) return undefined;
+  return (headroom.entities.subnets ?? []).some((s) => low.has(s)) ? undefined : headroom;
 }
 
 /** The scheduled time of this run (the same for Scheduler's retries of it), else the current minute. */

@@ -29,6 +29,8 @@ export interface PendingNotification {
   claimedAt?: number;
   /** For a resolution the cluster stated (reason `resolved`): what it says now (`Launched=True`). */
   said?: string;
+  /** Related incidents this resolution closes with it (a headroom warning on the same subnets). */
+  closes?: Array<{ findingId: string; rule: RuleId; openedAt: number }>;
 }
 
 /** What the store keeps for one finding key. */
@@ -325,6 +327,17 @@ export function sweepStep(state: IncidentState, now: number, policy: LifecyclePo
   if (action === 'finish' && state.pending) return { kind: 'finish' };
   if (action === 'resolve') return { kind: 'resolve', state: resolveIncident(state, now).state };
   return { kind: 'keep' };
+}
+
+/**
+ * The sweep's reminder of an open incident that it holds open while no line comes (a subnet still out
+ * of IPs): due once the re-notify interval has passed since the last notice, as a batch would be.
+ */
+export function sweepReminder(state: IncidentState, now: number, policy: LifecyclePolicy): IncidentState | undefined {
+  if (state.status !== 'open' || unfinishedPending(state) || !state.notified) return undefined;
+  if (now - state.notified.at < policy.renotifyAfterMs) return undefined;
+  const advanced = notifyWith(state, 'ongoing', 'interval', SWEEP_BATCH, now, state.notified.generation);
+  return { ...advanced.state, version: state.version + 1 };
 }
 
 /** The incident as the aggregator would have produced it, from what the store accumulated. */

@@ -1,6 +1,6 @@
 import { resourceArnsOf } from '../findings/bus-entries';
 import type { Finding } from '../findings/finding';
-import { chatCode, chatText } from '../common/sanitize';
+import { chatCode, chatText, truncate } from '../common/sanitize';
 import { firstSentence, runNowOf, stepKind, stepTitle } from './text';
 import { impactOf } from './impact';
 import { placeOf } from './place';
@@ -16,6 +16,10 @@ export interface NoticeOf {
   generation?: number;
   /** What changed since the last notice: for an escalation, or what the cluster says now for a resolution. */
   changed?: string;
+  /** For a resolution: the related incidents it closes with it, one line each. */
+  closes?: string[];
+  /** For a first notice: the related incident it follows (a headroom warning on the same subnets). */
+  follows?: string;
 }
 
 /** `\`command\`` when it fits, or a pointer to the email; never a command cut inside its code span. */
@@ -45,9 +49,11 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
             ? `*Resolved*: nothing more seen since ${chatText(finding.lastSeen ?? 'unknown')}.`
             : `*Resolved*: the cluster now says ${chatText(notice.changed)}.`,
           ...resolvedFacts(finding).map((l) => `• ${chatText(l)}`),
+          ...(notice.closes ?? []).map((l) => `• ${chatText(l)}`),
         ].join('\n')
       : [
           ...(notice.changed ? [`*What changed*: ${chatText(notice.changed)}`] : []),
+          ...(notice.follows ? [`*Follows*: ${chatText(notice.follows)}`] : []),
           `*Impact*: ${chatText(impactOf(finding))}`,
           `*Cause*: ${chatText(firstSentence(finding.diagnosis))}`,
           `*Where*: ${chatText([placeOf(finding), `cluster ${finding.cluster}`, finding.region].filter(Boolean).join(' · '))}`,
@@ -87,12 +93,22 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
   };
 }
 
-/** The subnets of a resolved finding with their free IPs now (as last read), one line each. */
+/**
+ * The subnets of a resolved finding with their free IPs now (re-read at resolution), one line each:
+ * the subnets it names when it names any; a read that failed says so instead of going silent.
+ */
 export function resolvedFacts(finding: Finding): string[] {
-  return (finding.context.subnets ?? [])
-    .filter((s) => s.availableIps !== undefined)
-    .map(
-      (s) =>
-        `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps !== undefined ? ` of ${s.totalIps}` : ''} IPs free now`,
-    );
+  const named = finding.entities.subnets ?? [];
+  const facts = (finding.context.subnets ?? []).filter(
+    (s) => s.availableIps !== undefined && (named.length === 0 || named.includes(s.subnetId)),
+  );
+  const lines = facts.map(
+    (s) =>
+      `${s.subnetId}${s.availabilityZone ? ` (${s.availabilityZone})` : ''}: ${s.availableIps}${s.totalIps !== undefined ? ` of ${s.totalIps}` : ''} IPs free now`,
+  );
+  const unread = named.filter((id) => !facts.some((s) => s.subnetId === id));
+  const error = finding.context.enrichmentErrors[0];
+  if (unread.length > 0 && error)
+    lines.push(`${unread.join(', ')}: free IPs now not known (${error.source}: ${truncate(error.message, 160)})`);
+  return lines;
 }

@@ -288,7 +288,7 @@ describe('headroomSeverity', () => {
 
 describe('the sweep of headroom incidents', () => {
   const policy = { resolveAfterMs: 30 * MINUTE };
-  const headroom = { rule: HEADROOM_RULE, cluster: 'prod' };
+  const headroom = { rule: HEADROOM_RULE, cluster: 'prod', entities: { subnets: ['subnet-a'] } };
   const run = (over: Partial<HeadroomRun> = {}): HeadroomRun => ({
     stillLow: new Set(),
     healthySince: new Map(),
@@ -315,7 +315,7 @@ describe('the sweep of headroom incidents', () => {
   });
 
   it('never holds back nor reads health for another rule, even of a low cluster', () => {
-    const other = { rule: 'subnet-ip-exhaustion' as const, cluster: 'prod' };
+    const other = { rule: 'subnet-ip-exhaustion' as const, cluster: 'prod', entities: { subnets: ['subnet-a'] } };
     const low = run({ stillLow: new Set(['prod']) });
 
     expect(needsStoredHealth(other, run())).toBe(false);
