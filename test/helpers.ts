@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classify } from '../lambdas/core/recognise/classify';
 import { parseMessage } from '../lambdas/core/parse/parse-message';
@@ -20,13 +20,9 @@ export interface Sample {
   raw: string;
 }
 
-/**
- * The labelled samples: the team's copy beside the clone when it is there (CI has it), otherwise the
- * copy in test/fixtures (kept identical).
- */
+/** The labelled samples, vendored in test/fixtures: tests read nothing outside the repository. */
 export function loadSamples(): { path: string; samples: Sample[] } {
-  const shared = join(ROOT, '..', 'shared', 'reference', 'karpenter-samples.jsonl');
-  const path = existsSync(shared) ? shared : join(__dirname, 'fixtures', 'karpenter-samples.jsonl');
+  const path = join(__dirname, 'fixtures', 'karpenter-samples.jsonl');
   const samples = readFileSync(path, 'utf8')
     .split('\n')
     .filter(Boolean)
