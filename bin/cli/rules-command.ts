@@ -27,9 +27,9 @@ export function renderRules(format: RulesFormat): string {
   const familyWidth = Math.max(...rules.map((r) => r.family.length));
   const lines = rules.map((r) => {
     const emitted = r.emittedBy === 'headroom' ? '  (emitted by the headroom check, not from logs)' : '';
-    return `${r.id.padEnd(width)}  ${r.family.padEnd(familyWidth)}  ${r.severity.padEnd(8)}  ${sourceOf(r.source).padEnd(9)}  ${r.title}${emitted}`;
+    return `${r.id.padEnd(width)}  ${r.family.padEnd(familyWidth)}  ${r.severity.padEnd(8)}  ${sourceOf(r.source).padEnd(13)}  ${r.title}${emitted}`;
   });
-  return `${'id'.padEnd(width)}  ${'family'.padEnd(familyWidth)}  ${'severity'.padEnd(8)}  ${'source'.padEnd(9)}  title\n${lines.join('\n')}\n`;
+  return `${'id'.padEnd(width)}  ${'family'.padEnd(familyWidth)}  ${'severity'.padEnd(8)}  ${'source'.padEnd(13)}  title\n${lines.join('\n')}\n`;
 }
 
 /**
@@ -64,7 +64,7 @@ export function renderRule(id: string, format: RulesFormat): string {
     `recognises  ${info.recognises}`,
     `emitted by  ${info.emittedBy === 'headroom' ? 'the scheduled headroom check (not from logs)' : 'the log classifier'}`,
     ...(info.keyEntity ? [`findings    one per distinct value of ${info.keyEntity}`] : []),
-    ...(example ? [`example     ${example.line}`, `            (${example.source})`] : []),
+    ...(example ? [`example     ${example.line}`, `            (${sourceOf(example.source)})`] : []),
     '',
     `why         ${advice.diagnosis}`,
     '',
@@ -79,4 +79,6 @@ export function renderRule(id: string, format: RulesFormat): string {
   return `${lines.join('\n')}\n`;
 }
 
-const sourceOf = (source: number | string): string => (typeof source === 'number' ? `seed §${source}` : source);
+/** A section of the AWS Knowledge Center article on Karpenter scaling, in the user's words, not the team's "seed". */
+const sourceOf = (source: number | string): string =>
+  typeof source === 'number' ? `AWS guide §${source}` : source.replace(/^seed §(\d+).*$/s, 'AWS guide §$1');

@@ -179,9 +179,9 @@ describe('karpenter-doctor rules', () => {
   it('explains one rule: what it recognises, its seed section and its remediation', async () => {
     const { code, stdout } = await run(['rules', 'subnet-ip-exhaustion']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^subnet-ip-exhaustion {2}CRITICAL {2}seed §11 {2}network\n/);
+    expect(stdout).toMatch(/^subnet-ip-exhaustion {2}CRITICAL {2}AWS guide §11 {2}network\n/);
     expect(stdout).toContain('recognises  InsufficientFreeAddressesInSubnet');
-    expect(stdout).toMatch(/\nexample {5}.*InsufficientFreeAddressesInSubnet.*\n {12}\(seed §11/);
+    expect(stdout).toMatch(/\nexample {5}.*InsufficientFreeAddressesInSubnet.*\n {12}\(AWS guide §11/);
     expect(stdout).toMatch(/fix\n {2}1\. .*\n(.*\n)*? {5}\$ aws ec2 describe-subnets/);
     const json = JSON.parse((await run(['rules', 'subnet-ip-exhaustion', '--format', 'json'])).stdout);
     expect(json).toMatchObject({ id: 'subnet-ip-exhaustion', severity: 'critical', source: 11, family: 'network' });
