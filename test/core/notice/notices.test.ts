@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { CATALOG, diagnose, RULE_IDS, type RuleId } from '../../../lambdas/core/recognise/rules';
-import { emptyContext } from '../../../lambdas/core/findings/context';
-import type { Finding } from '../../../lambdas/core/findings/finding';
 import { chatNotificationOf, emailTextOf, subjectOf } from '../../../lambdas/core/findings/render-notification';
 import { isDisruptive, isReadOnly } from '../../../lambdas/core/notice/command-kind';
 import { detailParts, FALLBACK_RUN_NOW, FIRST_SCREEN_LINES } from '../../../lambdas/core/notice/text';
 import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/findings/render-report';
 import { shortTitleOf } from '../../../lambdas/core/notice/short-titles';
 import { placeOf } from '../../../lambdas/core/notice/place';
-import { adviceCasesOf, type AdviceCase } from '../../support/advice-cases';
+import { ruleFindings } from '../../support/rule-findings';
 
 /**
  * The Amazon Q Developer in chat applications custom notification, as documented ("Custom
@@ -40,35 +37,7 @@ const CHAT_SCHEMA = z.strictObject({
 
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
-function findingOf(rule: RuleId, c: AdviceCase | undefined): Finding {
-  const entities = c?.entities ?? {};
-  const context = c?.live[0] ? { ...c.live[0], enrichmentErrors: [] } : emptyContext();
-  const evidence = c?.evidence ?? [];
-  const advice = diagnose({ rule, cluster: 'prod', region: 'us-west-2', entities, occurrences: 3, context, evidence });
-  return {
-    schemaVersion: '1',
-    findingId: '0123456789abcdef01234567',
-    status: 'open',
-    rule,
-    title: CATALOG[rule].title,
-    severity: CATALOG[rule].severity,
-    cluster: 'prod',
-    account: '123456789012',
-    region: 'us-west-2',
-    firstSeen: '2026-12-01T03:00:00.000Z',
-    lastSeen: '2026-12-01T03:10:00.000Z',
-    occurrences: 3,
-    entities,
-    evidence: evidence.map((message) => ({ message })),
-    context,
-    ...advice,
-  };
-}
-
-const cases = RULE_IDS.flatMap((rule) => {
-  const list = adviceCasesOf(rule);
-  return (list.length ? list : [undefined]).map((c) => [c?.label ?? rule, findingOf(rule, c)] as const);
-});
+const cases = ruleFindings();
 
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
