@@ -1,4 +1,5 @@
-import { ConfigError, parseConfig } from '../../contracts/config';
+import { parseConfig } from '../../contracts/config';
+import { configErrorOf as messageOf } from '../support/config-errors';
 import { isCompleteSettings } from '../../contracts/settings-check';
 import { functionSettingsOf, parseSettings, serializeSettings } from '../../contracts/settings';
 import { clusterResolver } from '../../lambdas/core/decode/cluster';
@@ -7,15 +8,6 @@ const withCluster = (cluster: Record<string, unknown>, extra: Record<string, unk
   clusters: [{ name: 'auto', ...cluster }],
   ...extra,
 });
-const messageOf = (document: unknown): string => {
-  try {
-    parseConfig(document, 'test.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the config was accepted');
-};
 
 describe('clusters[].autoModeLogs', () => {
   it.each([

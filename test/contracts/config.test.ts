@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfigFile } from '../../bin/config-source';
 import { ConfigError, parseConfig } from '../../contracts/config';
+import { configErrorOf as messageOf } from '../support/config-errors';
 import { ROOT } from '../helpers';
 
 const minimal = { clusters: [{ name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] }] };
-const messageOf = (document: unknown): string => {
-  try {
-    parseConfig(document, 'test.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the config was accepted');
-};
 
 describe('parseConfig', () => {
   it('fills every default of a minimal config', () => {

@@ -1,17 +1,9 @@
-import { ConfigError, parseConfig } from '../../contracts/config';
+import { parseConfig } from '../../contracts/config';
+import { configErrorOf as messageOf } from '../support/config-errors';
 
 const withPoll = (poll: unknown, extra: Record<string, unknown> = {}) => ({
   clusters: [{ name: 'prod', logGroups: ['/aws/containerinsights/prod/application'], poll, ...extra }],
 });
-const messageOf = (document: unknown): string => {
-  try {
-    parseConfig(document, 'test.json');
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  throw new Error('the config was accepted');
-};
 
 describe('clusters[].poll', () => {
   it.each([
