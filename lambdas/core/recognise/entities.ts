@@ -330,6 +330,18 @@ const FIELD_SLOTS: ReadonlyMap<string, readonly [slot: number, rank: number]> = 
 );
 const SLOTS = 14;
 const RANKS = 4;
+/** The present fields by slot and rank (reused: one record at a time, cleared after each). */
+const FIELD_VALUES = new Array<unknown>(SLOTS * RANKS).fill(undefined);
+
+/** The first field of a slot that is present: a name, or an object's `name`. */
+function namedIn(slots: readonly unknown[], slot: number): string | undefined {
+  for (let rank = 0; rank < RANKS; rank++) {
+    const value = slots[slot * RANKS + rank];
+    if (typeof value === 'string') return value;
+    if (isObject(value) && typeof value.name === 'string') return value.name;
+  }
+  return undefined;
+}
 
 /**
  * Entities from a record's structured fields. One pass over the keys the record has, not a lookup of
@@ -337,26 +349,25 @@ const RANKS = 4;
  * key on an object of yet another shape was the largest single cost of extraction.
  */
 function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityCollector): void {
-  let slots: unknown[] | undefined;
+  let any = false;
   for (const key in fields) {
     const place = FIELD_SLOTS.get(key);
     if (place === undefined) continue;
-    slots ??= new Array<unknown>(SLOTS * RANKS);
-    slots[place[0] * RANKS + place[1]] = fields[key];
+    FIELD_VALUES[place[0] * RANKS + place[1]] = fields[key];
+    any = true;
   }
-  if (!slots) return;
+  if (!any) return;
+  namedFields(FIELD_VALUES, found);
+  FIELD_VALUES.fill(undefined);
+}
+
+/** The entities the present fields name, by slot. */
+function namedFields(slots: unknown[], found: EntityCollector): void {
   // Karpenter v0.x names its Provisioner in `provisioner`; beside `storage-class` that field is the
   // StorageClass's provisioner (`kubernetes.io/aws-ebs`), a storage driver, never a NodePool.
   if (slots[12 * RANKS] !== undefined || slots[12 * RANKS + 1] !== undefined) slots[1 * RANKS + 3] = undefined;
   found.add('karpenterApis', apiOfFields(slots));
-  const named = (slot: number): string | undefined => {
-    for (let rank = 0; rank < RANKS; rank++) {
-      const value = slots[slot * RANKS + rank];
-      if (typeof value === 'string') return value;
-      if (isObject(value) && typeof value.name === 'string') return value.name;
-    }
-    return undefined;
-  };
+  const named = (slot: number) => namedIn(slots, slot);
   found.add('nodeclaims', named(0));
   found.add('nodepools', named(1));
   found.add('nodeclasses', named(2));
@@ -495,34 +506,34 @@ export const isKarpenterPod = (pod: string): boolean =>
 
 const NONE: readonly string[] = [];
 
+/** A record's values by kind, in the order first named, each kind at most MAX_PER_KIND. */
 class EntityCollector {
-  private readonly sets = new Map<EntityKind, Set<string>>();
+  // Arrays, not sets: a record names a few values of a kind, and a set per kind cost more to make.
+  private readonly entities: Entities = {};
 
   add(kind: EntityKind, value: string | undefined): void {
     if (!value) return;
     if (kind === 'nodepools' && !isNodePoolName(value)) return;
-    let set = this.sets.get(kind);
-    if (!set) {
-      set = new Set();
-      this.sets.set(kind, set);
-    }
-    if (set.size < MAX_PER_KIND) set.add(value);
+    const values = this.entities[kind];
+    if (values === undefined) this.entities[kind] = [value];
+    else if (values.length < MAX_PER_KIND && !values.includes(value)) values.push(value);
   }
 
   /** The values of a kind so far; iterate before adding more of the same kind. */
-  values(kind: EntityKind): Iterable<string> {
-    return this.sets.get(kind) ?? NONE;
+  values(kind: EntityKind): readonly string[] {
+    return this.entities[kind] ?? NONE;
   }
 
   count(kind: EntityKind): number {
-    return this.sets.get(kind)?.size ?? 0;
+    return this.entities[kind]?.length ?? 0;
   }
 
+  /** The values, each kind's sorted (the collector is not used after). */
   toEntities(): Entities {
-    const entities: Entities = {};
-    for (const [kind, set] of this.sets) {
-      if (set.size === 1) entities[kind] = [...set];
-      else if (set.size > 1) entities[kind] = [...set].sort();
+    const entities = this.entities;
+    for (const kind in entities) {
+      const values = entities[kind as EntityKind]!;
+      if (values.length > 1) values.sort();
     }
     return entities;
   }
