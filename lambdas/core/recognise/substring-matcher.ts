@@ -60,11 +60,15 @@ export class SubstringMatcher {
     return found;
   }
 
-  /** The trie, then breadth-first each state's failure: its missing edges and outputs are its failure's. */
+  /**
+   * The trie, then breadth-first each state's failure: its missing edges and outputs are its
+   * failure's. States are numbered in that order, so the shallow rows most characters visit lie
+   * together in memory (docs/BENCHMARKS.md, "Substring matcher").
+   */
   private build(): Automaton {
     const width = this.width;
     const children: number[][] = [[]];
-    const output: number[][] = [[]];
+    const trieOutput: number[][] = [[]];
     this.patterns.forEach((pattern, index) => {
       let state = 0;
       for (const code of lowerCodes(pattern)) {
@@ -74,36 +78,43 @@ export class SubstringMatcher {
           child = children.length;
           children[state]![symbol] = child;
           children.push([]);
-          output.push([]);
+          trieOutput.push([]);
         }
         state = child;
       }
-      output[state]!.push(index);
+      trieOutput[state]!.push(index);
     });
     const states = children.length;
-    const next = new Int32Array(states * width);
-    const fail = new Int32Array(states);
-    const queue = [0];
-    for (let head = 0; head < queue.length; head++) {
-      const state = queue[head]!;
-      for (let symbol = 0; symbol < width; symbol++) {
-        const child = children[state]![symbol];
-        const viaFailure = state === 0 ? 0 : next[fail[state]! * width + symbol]!;
-        if (child === undefined) {
-          next[state * width + symbol] = viaFailure;
-          continue;
-        }
-        next[state * width + symbol] = child;
-        fail[child] = viaFailure;
-        output[child] = [...output[child]!, ...output[viaFailure]!];
-        queue.push(child);
+    // Breadth-first order: `order[n]` is the trie state numbered n.
+    const order = [0];
+    const number = new Int32Array(states);
+    for (let head = 0; head < order.length; head++) {
+      for (const child of children[order[head]!]!) {
+        if (child === undefined) continue;
+        number[child] = order.length;
+        order.push(child);
       }
     }
-    // Each entry becomes its target's row offset, complemented (negative) when a pattern ends there:
-    // the scan then needs no multiply and no second table per character (docs/BENCHMARKS.md).
-    for (let i = 0; i < next.length; i++) {
-      const target = next[i]!;
-      next[i] = output[target]!.length > 0 ? ~(target * width) : target * width;
+    // Each entry is its target's row offset (state × width), complemented (negative) when a pattern
+    // ends there: the scan then needs no multiply and no second table per character.
+    const next = new Int32Array(states * width);
+    const output: number[][] = order.map((state) => trieOutput[state]!);
+    const fail = new Int32Array(states);
+    for (let n = 0; n < states; n++) {
+      const kids = children[order[n]!]!;
+      for (let symbol = 0; symbol < width; symbol++) {
+        const child = kids[symbol];
+        const viaFailure = n === 0 ? 0 : next[fail[n]! * width + symbol]!;
+        if (child === undefined) {
+          next[n * width + symbol] = viaFailure;
+          continue;
+        }
+        const m = number[child]!;
+        const target = (viaFailure < 0 ? ~viaFailure : viaFailure) / width;
+        fail[m] = target;
+        output[m] = [...output[m]!, ...output[target]!];
+        next[n * width + symbol] = output[m]!.length > 0 ? ~(m * width) : m * width;
+      }
     }
     return { next, output, seen: new Uint32Array(states), visit: 0 };
   }
