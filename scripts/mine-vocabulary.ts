@@ -162,6 +162,7 @@ export function mineRelease(repo: string, dir: string, tag: string): Mined[] {
   return out;
 }
 
+/** One mined Karpenter message template, a row of test/fixtures/vocabulary/karpenter-messages.jsonl. */
 export interface MessageRow {
   repo: string;
   file: string;
@@ -172,6 +173,7 @@ export interface MessageRow {
   rule: string | null;
   benign_reason?: string;
   silent?: boolean;
+  /** Condition messages (SetFalse / SetUnknownWithReason): the status set, the condition type and reason. */
   status?: 'False' | 'Unknown';
   condition_type?: string;
   reason?: string;
