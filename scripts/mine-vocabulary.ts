@@ -1,16 +1,6 @@
 /**
- * Mines the emitters' own vocabularies from local git mirrors of their repositories, so that the
- * data under lambdas/core/recognise/vocabulary and test/fixtures/vocabulary can be regenerated and reviewed.
- *
- *   npx tsx scripts/mine-vocabulary.ts [--mirrors /work/.mirror] [--karpenter] [--summary]
- *
- * It reads the mirrors with `git grep`/`git show` at tags (nothing is checked out or built) and writes:
- * - test/fixtures/vocabulary/karpenter-messages.jsonl: every error, event, log and condition string
- *   of aws/karpenter(-provider-aws) and kubernetes-sigs/karpenter, one row per distinct template,
- *   with the minor releases (latest patch of each, v0.5 on) it appears in, the file, and the rule it
- *   means or why it is benign (the reviewed mapping in scripts/vocabulary-mapping.ts).
- *
- * Not run by CI or tests: the mirrors are only on a developer's machine. Facts are read, no code is copied.
+ * Mines Karpenter's message templates from local git mirrors into test/fixtures/vocabulary, or with `--ec2`
+ * writes the EC2 error-code table; run by hand, not by CI (docs/architecture.md, Vocabulary sources).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
