@@ -13,7 +13,7 @@ import { isKinesisEvent } from '../core/decode/kinesis';
 import type { AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
-import { observability, recordCounts } from '../shared/observability';
+import { observability, observeInvocation, recordCounts } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
 import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
 
@@ -160,26 +160,23 @@ export async function handler(
   context: Context,
 ): Promise<AnalyzerResult | import('./stream-analyzer').StreamResponse> {
   warm ??= observability('analyzer');
-  warm.logger.resetKeys();
-  warm.logger.addContext(context);
-  const deps: AnalyzerDeps = {
-    logger: warm.logger,
-    metrics: warm.metrics,
-    now: Date.now,
-    settings: analyzerSettings(),
-    // Created (and the SDK loaded) on first use: a batch without an incident never asks for them.
-    get clients(): AwsClients {
-      return (clients ??= awsPhase().createClients());
-    },
-    // One per execution environment: its cache is what makes repeated Describe calls cheap.
-    get enricher(): FindingEnricher {
-      return (enricher ??= awsPhase().createEnricher(this));
-    },
-  };
-  try {
-    if (isKinesisEvent(event)) return await streamPhase().analyzeStream(event, context, deps, analyzeDocument);
-    return await analyzeSubscription(event, context, deps);
-  } finally {
-    deps.metrics.publishStoredMetrics();
-  }
+  const { logger, metrics } = warm;
+  return observeInvocation(warm, context, async () => {
+    const deps: AnalyzerDeps = {
+      logger,
+      metrics,
+      now: Date.now,
+      settings: analyzerSettings(),
+      // Created (and the SDK loaded) on first use: a batch without an incident never asks for them.
+      get clients(): AwsClients {
+        return (clients ??= awsPhase().createClients());
+      },
+      // One per execution environment: its cache is what makes repeated Describe calls cheap.
+      get enricher(): FindingEnricher {
+        return (enricher ??= awsPhase().createEnricher(this));
+      },
+    };
+    if (isKinesisEvent(event)) return streamPhase().analyzeStream(event, context, deps, analyzeDocument);
+    return analyzeSubscription(event, context, deps);
+  });
 }
