@@ -15,7 +15,7 @@ import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
 import { observability, observeInvocation, recordCounts } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
-import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
+import { emptyAnalyzerResult, type AnalyzerDeps, type AnalyzerResult } from './analyzer-deps';
 
 export { PublishError, type InvocationContext };
 export type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
@@ -36,7 +36,7 @@ export async function analyzeSubscription(
   if (!decoded.ok) {
     logger.error('Undecodable subscription payload skipped', { reason: decoded.reason });
     metrics.addMetric(METRIC.malformedRecords, MetricUnit.Count, 1);
-    return { ...emptyResult(), outcome: 'malformed', malformed: 1 };
+    return { ...emptyAnalyzerResult(), outcome: 'malformed', malformed: 1 };
   }
   return analyzeDocument(decoded.document, context, deps);
 }
@@ -51,7 +51,7 @@ export async function analyzeDocument(
   deps: AnalyzerDeps,
 ): Promise<AnalyzerResult> {
   const { logger, metrics, settings } = deps;
-  const result = emptyResult();
+  const result = emptyAnalyzerResult();
   if (document.messageType === 'CONTROL_MESSAGE') return { ...result, outcome: 'control' };
 
   const home = scopeOfArn(context.invokedFunctionArn)?.account;
@@ -111,19 +111,6 @@ function resolverFor(settings: AnalyzerSettings, home: string | undefined): Clus
   }
   return resolver.resolve;
 }
-
-const emptyResult = (): AnalyzerResult => ({
-  outcome: 'processed',
-  records: 0,
-  malformed: 0,
-  incidents: 0,
-  notified: [],
-  suppressed: 0,
-  notices: 0,
-  digests: 0,
-  untracked: 0,
-  foreign: 0,
-});
 
 /** The classifier side of the analyzer (analyzer-core.ts), loaded on the first delivery with log events of a configured cluster. */
 function corePhase(): typeof import('./analyzer-core') {

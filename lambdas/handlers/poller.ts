@@ -15,7 +15,7 @@ import type { InvocationContext } from '../shared/invocation';
 import { observability, observeInvocation } from '../shared/observability';
 import { analyzerSettings } from '../shared/settings';
 import { createEnricher, recordAndNotify } from './analyzer-aws';
-import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
+import { emptyAnalyzerResult, type AnalyzerDeps, type AnalyzerResult } from './analyzer-deps';
 import { notifierOf } from './wiring';
 
 /** What EventBridge Scheduler sends for one polled cluster (lib: the schedule's target input). */
@@ -72,17 +72,11 @@ export async function pollCluster(
     malformedEvents: 0,
   };
   let result: PollResult = {
+    ...emptyAnalyzerResult(),
     outcome: analysis.incidents.length ? 'processed' : 'no-findings',
     cluster,
     records: analysis.stats.records,
-    malformed: 0,
     incidents: analysis.incidents.length,
-    notified: [],
-    suppressed: 0,
-    notices: 0,
-    digests: 0,
-    untracked: 0,
-    foreign: 0,
     resolved: [],
   };
   if (autoMode.evidence.length) logger.info('EKS Auto Mode cluster', { evidence: autoMode.evidence });
