@@ -6,18 +6,8 @@ import { FUNCTION_SETTINGS_JSON_SCHEMA } from './settings-schema.generated';
 import type { FunctionSettings } from './settings';
 
 /**
- * The functions' fast check of their settings file, without zod. Building zod and the configuration
- * schema costs a cold start about 20 ms of CPU, more than all of the analyzer's own code (npm run
- * bench, cold start), to validate a file the stack wrote from a configuration the same schema had
- * already validated at synth. So the functions test the file against the schema's JSON Schema form,
- * generated from it at build time (contracts/settings-schema.generated.ts, npm run
- * generate; a test regenerates it and fails when it differs), plus the schema's refinements
- * below, by the same functions the schema calls.
- *
- * The check is one-sided by design: a document it accepts is one the zod schema accepts and returns
- * unchanged (a property test holds it to that). Anything else (a file without its defaults, or a wrong
- * one) goes to the zod schema (`parseSettings`), which fills the defaults or names each bad key, as
- * before. Where the two might disagree, the check is the stricter.
+ * The functions' check of their settings file without zod, which would cost each cold start more than it checks;
+ * one-sided: what it refuses goes to zod (docs/architecture.md, Checking the settings without zod).
  */
 export function isCompleteSettings(document: unknown): document is FunctionSettings {
   return conforms(FUNCTION_SETTINGS_JSON_SCHEMA, document);

@@ -15,13 +15,8 @@ import { subscribedLogGroupsOf } from './auto-mode-logs';
 export { SettingsError };
 
 /**
- * The settings every function runs with: the part of the configuration that decides at run time
- * (clusters, windows, limits, sources, thresholds, remediation), in one JSON document that the stack
- * writes and the functions parse with this schema, the same pieces the configuration is validated by.
- *
- * It travels as a file bundled beside each function's code (`SETTINGS_FILE`), not in environment
- * variables: a function's variables share 4 KB, which the cluster list alone fills at about 300
- * clusters. Only names of the stack's resources (table, topic, bus) stay in the environment.
+ * The settings every function runs with, the run-time part of the configuration, as the stack writes them into a
+ * file beside each function's code (`SETTINGS_FILE`; docs/architecture.md, Bundling the functions).
  */
 export const functionSettingsSchema = z.strictObject({
   clusters: clustersSchema,

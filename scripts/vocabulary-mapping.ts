@@ -274,17 +274,6 @@ export const EC2_FAMILY_RULES: Record<string, string | null> = {
   other: null,
 };
 
-export const EC2_BENIGN_REASONS: Record<string, string> = {
-  network:
-    'network resource no Karpenter launch or discovery call creates (VPN, gateways, routes, peering, endpoints, mirroring)',
-  volume:
-    'EBS volume or snapshot operation of another workflow (the CSI driver reports attach failures in its own words)',
-  'transient-server': 'AWS-side transient fault: the SDK and Karpenter retry it',
-  other: 'not a launch failure cause: bookkeeping, pagination, request syntax or APIs Karpenter does not call',
-  dryrun: 'the success answer of a dry run (Karpenter validates its NodeClass permissions with DryRun)',
-  eni: 'per-ENI address limit of the instance type: the VPC CNI attaches another ENI, not a subnet or account limit',
-};
-
 export const EC2_CODE_OVERRIDES: Record<string, string | null> = {
   // permission
   DryRunOperation: null,

@@ -49,7 +49,7 @@ Examples:
 ${EXIT_CODES_HELP}`,
     );
 
-  program
+  const analyzeCommand = program
     .command('analyze')
     .description(
       'Analyse logs and events (files, directories, patterns, gzip, UTF-8 or UTF-16, or standard input) and print findings.',
@@ -62,17 +62,9 @@ ${EXIT_CODES_HELP}`,
     )
     .option('-c, --cluster <name>', 'cluster name used in findings and commands', 'my-cluster')
     .option('-r, --region <region>', 'AWS region used in commands')
-    .addOption(
-      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
-    )
-    .option('--follow', 'read a stream that does not end: print each finding as its incident opens or escalates')
-    .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
-    .option(
-      '--discovery-tag <key>',
-      'tag key that marks the Karpenter subnets (value: the cluster name)',
-      DEFAULT_DISCOVERY_TAG_KEY,
-    )
-    .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller')
+    .addOption(failOnOption())
+    .option('--follow', 'read a stream that does not end: print each finding as its incident opens or escalates');
+  withEnrichOptions(analyzeCommand)
     .addHelpText(
       'after',
       `
@@ -101,9 +93,7 @@ ${EXIT_CODES_HELP}`,
     .option('--context <context>', 'kubectl context to use (default: the current one)')
     .option('--since <duration>', 'how far back the controller logs start', '1h')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .addOption(
-      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
-    )
+    .addOption(failOnOption())
     .addHelpText(
       'after',
       `
@@ -121,7 +111,7 @@ ${EXIT_CODES_HELP}`,
       exitCode = await watch(options, io);
     });
 
-  program
+  const scanCommand = program
     .command('scan')
     .description(
       "Read the cluster's own state with kubectl (its current context): NodeClaims, NodePools, node classes, pending pods and events. Needs no logs; works on EKS Auto Mode.",
@@ -134,16 +124,8 @@ ${EXIT_CODES_HELP}`,
         .choices(['text', 'json', 'markdown', 'html'])
         .default('text'),
     )
-    .addOption(
-      new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]),
-    )
-    .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
-    .option(
-      '--discovery-tag <key>',
-      'tag key that marks the Karpenter subnets (value: the cluster name)',
-      DEFAULT_DISCOVERY_TAG_KEY,
-    )
-    .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller')
+    .addOption(failOnOption());
+  withEnrichOptions(scanCommand)
     .addHelpText(
       'after',
       `
@@ -212,6 +194,23 @@ ${EXIT_CODES_HELP}`,
     return EXIT.internal;
   }
   return exitCode;
+}
+
+/** --fail-on, the same for every command that reports findings. */
+function failOnOption(): Option {
+  return new Option('--fail-on <severity>', 'exit 1 when a finding is at least this severe').choices([...SEVERITIES]);
+}
+
+/** The options of live AWS enrichment (--enrich and where it looks), the same for analyze and scan. */
+function withEnrichOptions(command: Command): Command {
+  return command
+    .option('--enrich', 'add live AWS context (subnet IPs, VPC CIDRs, node groups, quotas) with your credentials')
+    .option(
+      '--discovery-tag <key>',
+      'tag key that marks the Karpenter subnets (value: the cluster name)',
+      DEFAULT_DISCOVERY_TAG_KEY,
+    )
+    .option('--system-nodegroup <name>', 'managed node group that runs the Karpenter controller');
 }
 
 function loadAnalyze(): typeof import('./analyze-command') {

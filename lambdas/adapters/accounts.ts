@@ -34,19 +34,16 @@ export type AccountClients = { ok: true; clients: EnrichmentClients } | { ok: fa
 const RENEW_BEFORE_MS = 5 * 60_000;
 
 /**
- * SDK clients in the account of a cluster: the function's own clients for its home account, and
- * clients signed with the spoke role's temporary credentials (STS AssumeRole with the external id
- * that names the home account) for every other account of the organisation. Clients and
- * credentials are kept per account for the life of the execution environment and renewed before
- * they expire; a failed assumption is remembered for a minute, so a batch with many records of an
- * account that denies it costs one STS call, not one per record. Never throws: a failure comes back
- * as the enrichment error every finding of that account carries.
+ * SDK clients in a cluster's account: the home account's own, the spoke role's elsewhere (docs/architecture.md,
+ * The spoke stack), kept per account and renewed before expiry. Never throws: a failure becomes the findings'
+ * enrichment error.
  */
 export class AccountAccess {
   private readonly accounts = new Map<
     string,
     { clients: EnrichmentClients; credentials: () => Promise<Credentials> }
   >();
+  /** Failed assumptions, kept a minute: a batch of many records of an account that denies it costs one STS call. */
   private readonly failures = new Map<string, { until: number; error: EnrichmentError }>();
   private readonly now: () => number;
 

@@ -23,6 +23,20 @@ export interface AnalyzerResult {
   foreign: number;
 }
 
+/** A result with nothing counted yet, `processed` until the analysis says otherwise. */
+export const emptyAnalyzerResult = (): AnalyzerResult => ({
+  outcome: 'processed',
+  records: 0,
+  malformed: 0,
+  incidents: 0,
+  notified: [],
+  suppressed: 0,
+  notices: 0,
+  digests: 0,
+  untracked: 0,
+  foreign: 0,
+});
+
 /** Everything the analyzer needs from outside, injected so tests use mocks and a local table. */
 export interface AnalyzerDeps extends FunctionDeps<AnalyzerSettings> {
   /** Reused across warm invocations: its cache is what makes repeated Describe calls cheap. */

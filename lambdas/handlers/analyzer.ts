@@ -13,9 +13,9 @@ import { isKinesisEvent } from '../core/decode/kinesis';
 import type { AwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type InvocationContext } from '../shared/invocation';
-import { observability, recordCounts } from '../shared/observability';
+import { observability, observeInvocation, recordCounts } from '../shared/observability';
 import { analyzerSettings, type AnalyzerSettings } from '../shared/settings';
-import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
+import { emptyAnalyzerResult, type AnalyzerDeps, type AnalyzerResult } from './analyzer-deps';
 
 export { PublishError, type InvocationContext };
 export type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
@@ -36,7 +36,7 @@ export async function analyzeSubscription(
   if (!decoded.ok) {
     logger.error('Undecodable subscription payload skipped', { reason: decoded.reason });
     metrics.addMetric(METRIC.malformedRecords, MetricUnit.Count, 1);
-    return { ...emptyResult(), outcome: 'malformed', malformed: 1 };
+    return { ...emptyAnalyzerResult(), outcome: 'malformed', malformed: 1 };
   }
   return analyzeDocument(decoded.document, context, deps);
 }
@@ -51,7 +51,7 @@ export async function analyzeDocument(
   deps: AnalyzerDeps,
 ): Promise<AnalyzerResult> {
   const { logger, metrics, settings } = deps;
-  const result = emptyResult();
+  const result = emptyAnalyzerResult();
   if (document.messageType === 'CONTROL_MESSAGE') return { ...result, outcome: 'control' };
 
   const home = scopeOfArn(context.invokedFunctionArn)?.account;
@@ -112,19 +112,6 @@ function resolverFor(settings: AnalyzerSettings, home: string | undefined): Clus
   return resolver.resolve;
 }
 
-const emptyResult = (): AnalyzerResult => ({
-  outcome: 'processed',
-  records: 0,
-  malformed: 0,
-  incidents: 0,
-  notified: [],
-  suppressed: 0,
-  notices: 0,
-  digests: 0,
-  untracked: 0,
-  foreign: 0,
-});
-
 /** The classifier side of the analyzer (analyzer-core.ts), loaded on the first delivery with log events of a configured cluster. */
 function corePhase(): typeof import('./analyzer-core') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -160,26 +147,23 @@ export async function handler(
   context: Context,
 ): Promise<AnalyzerResult | import('./stream-analyzer').StreamResponse> {
   warm ??= observability('analyzer');
-  warm.logger.resetKeys();
-  warm.logger.addContext(context);
-  const deps: AnalyzerDeps = {
-    logger: warm.logger,
-    metrics: warm.metrics,
-    now: Date.now,
-    settings: analyzerSettings(),
-    // Created (and the SDK loaded) on first use: a batch without an incident never asks for them.
-    get clients(): AwsClients {
-      return (clients ??= awsPhase().createClients());
-    },
-    // One per execution environment: its cache is what makes repeated Describe calls cheap.
-    get enricher(): FindingEnricher {
-      return (enricher ??= awsPhase().createEnricher(this));
-    },
-  };
-  try {
-    if (isKinesisEvent(event)) return await streamPhase().analyzeStream(event, context, deps, analyzeDocument);
-    return await analyzeSubscription(event, context, deps);
-  } finally {
-    deps.metrics.publishStoredMetrics();
-  }
+  const { logger, metrics } = warm;
+  return observeInvocation(warm, context, async () => {
+    const deps: AnalyzerDeps = {
+      logger,
+      metrics,
+      now: Date.now,
+      settings: analyzerSettings(),
+      // Created (and the SDK loaded) on first use: a batch without an incident never asks for them.
+      get clients(): AwsClients {
+        return (clients ??= awsPhase().createClients());
+      },
+      // One per execution environment: its cache is what makes repeated Describe calls cheap.
+      get enricher(): FindingEnricher {
+        return (enricher ??= awsPhase().createEnricher(this));
+      },
+    };
+    if (isKinesisEvent(event)) return streamPhase().analyzeStream(event, context, deps, analyzeDocument);
+    return analyzeSubscription(event, context, deps);
+  });
 }

@@ -26,7 +26,7 @@ import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
 import { recordNotifyMetrics } from './notify-metrics';
-import { observability, recordCounts } from '../shared/observability';
+import { observability, observeInvocation, recordCounts } from '../shared/observability';
 import { headroomSettings, type ClusterEntry, type HeadroomSettings } from '../shared/settings';
 import { enrichersOf, notifierOf } from './wiring';
 
@@ -289,11 +289,8 @@ export async function handler(event: HeadroomScheduleEvent, context: Context): P
     const { logger, metrics } = observability('headroom');
     warm = { clients: lazyAwsClients(), logger, metrics, now: Date.now };
   }
-  warm.logger.addContext(context);
-  const deps: HeadroomDeps = { ...warm, settings: headroomSettings() };
-  try {
-    return await checkHeadroom(event, context, deps);
-  } finally {
-    deps.metrics.publishStoredMetrics();
-  }
+  const environment = warm;
+  return observeInvocation(environment, context, () =>
+    checkHeadroom(event, context, { ...environment, settings: headroomSettings() }),
+  );
 }

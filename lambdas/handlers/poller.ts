@@ -12,10 +12,10 @@ import { analyzeSnapshot, type ClusterSnapshot, clusterSays, pollChanges } from 
 import type { SubscriptionDocument } from '../core/decode/subscription-payload';
 import { type AwsClients, lazyAwsClients } from '../shared/aws-clients';
 import type { InvocationContext } from '../shared/invocation';
-import { observability } from '../shared/observability';
+import { observability, observeInvocation } from '../shared/observability';
 import { analyzerSettings } from '../shared/settings';
 import { createEnricher, recordAndNotify } from './analyzer-aws';
-import type { AnalyzerDeps, AnalyzerResult } from './analyzer-deps';
+import { emptyAnalyzerResult, type AnalyzerDeps, type AnalyzerResult } from './analyzer-deps';
 import { notifierOf } from './wiring';
 
 /** What EventBridge Scheduler sends for one polled cluster (lib: the schedule's target input). */
@@ -72,17 +72,11 @@ export async function pollCluster(
     malformedEvents: 0,
   };
   let result: PollResult = {
+    ...emptyAnalyzerResult(),
     outcome: analysis.incidents.length ? 'processed' : 'no-findings',
     cluster,
     records: analysis.stats.records,
-    malformed: 0,
     incidents: analysis.incidents.length,
-    notified: [],
-    suppressed: 0,
-    notices: 0,
-    digests: 0,
-    untracked: 0,
-    foreign: 0,
     resolved: [],
   };
   if (autoMode.evidence.length) logger.info('EKS Auto Mode cluster', { evidence: autoMode.evidence });
@@ -151,21 +145,18 @@ export async function handler(event: PollEvent, context: Context): Promise<PollR
     const { logger, metrics } = observability('poller');
     warm = { logger, metrics, clients: lazyAwsClients() };
   }
-  warm.logger.resetKeys();
-  warm.logger.addContext(context);
-  const deps: AnalyzerDeps = {
-    logger: warm.logger,
-    metrics: warm.metrics,
-    now: Date.now,
-    settings: analyzerSettings(),
-    clients: warm.clients,
-    get enricher(): FindingEnricher {
-      return (enricher ??= createEnricher(this));
-    },
-  };
-  try {
-    return await pollCluster(event, context, deps, clusterReader(warm.clients));
-  } finally {
-    deps.metrics.publishStoredMetrics();
-  }
+  const { logger, metrics, clients } = warm;
+  return observeInvocation(warm, context, () => {
+    const deps: AnalyzerDeps = {
+      logger,
+      metrics,
+      now: Date.now,
+      settings: analyzerSettings(),
+      clients,
+      get enricher(): FindingEnricher {
+        return (enricher ??= createEnricher(this));
+      },
+    };
+    return pollCluster(event, context, deps, clusterReader(clients));
+  });
 }

@@ -14,7 +14,7 @@ import { admitFinding, remediationNotificationOf, type RemediationReport } from 
 import { lazyAwsClients } from '../shared/aws-clients';
 import { METRIC } from '../../contracts/names';
 import { PublishError, type FunctionDeps, type InvocationContext } from '../shared/invocation';
-import { observability, recordCounts } from '../shared/observability';
+import { observability, observeInvocation, recordCounts } from '../shared/observability';
 import { remediatorSettings, type RemediatorSettings } from '../shared/settings';
 import { clusterSettingsOf } from '../core/decode/cluster';
 import { publisherOf } from './wiring';
@@ -150,12 +150,8 @@ export async function handler(event: EventBridgeEvent<string, unknown>, context:
     const { logger, metrics } = observability('remediator');
     warm = { clients: lazyAwsClients(), logger, metrics, now: Date.now };
   }
-  warm.logger.resetKeys();
-  warm.logger.addContext(context);
-  const deps: RemediatorDeps = { ...warm, settings: remediatorSettings() };
-  try {
-    return await remediate(event, context, deps);
-  } finally {
-    deps.metrics.publishStoredMetrics();
-  }
+  const environment = warm;
+  return observeInvocation(environment, context, () =>
+    remediate(event, context, { ...environment, settings: remediatorSettings() }),
+  );
 }

@@ -1,15 +1,8 @@
 import type * as Crypto from 'node:crypto';
 
 /**
- * What the analyzer's cold-start bundles take from `node:crypto`, loaded on the first call instead
- * of when the bundle loads. The bundling aliases `node:crypto` to this file for the bundles a batch
- * without a finding runs (`cryptoOnFirstUse` in lib/constructs/lambda-function.ts): Powertools
- * Logger imports `randomInt` at its top for debug-log sampling, and the core imports `createHash`
- * for batch ids and `hash` for finding ids and event keys, yet such a batch calls none of them, and loading node:crypto (about twenty
- * internal modules) was about a third of index.js's import CPU (`npm run bench -- cold`). The first
- * finding loads the AWS SDK, which needs node:crypto whole, so nothing is saved after it and the
- * alias stops there. Importing anything else from node:crypto in an aliased bundle fails its build
- * ("No matching export"): add it here.
+ * What the cold-start bundles take from `node:crypto`, loaded on first call: a batch without a finding calls
+ * none (docs/architecture.md, Bundling the functions). A bundle importing anything else fails to build: add it here.
  */
 const builtin = (): typeof Crypto => process.getBuiltinModule('node:crypto');
 

@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
 import { METRICS_NAMESPACE } from '../../contracts/names';
 
 /**
@@ -11,6 +12,24 @@ export function observability(serviceName: string): { logger: Logger; metrics: M
     logger: new Logger({ serviceName }),
     metrics: new Metrics({ namespace: METRICS_NAMESPACE, serviceName }),
   };
+}
+
+/**
+ * One invocation of a handler: the logger on Lambda's context, without the keys the last invocation
+ * appended, and the metrics flushed however `run` ends (the one place functions flush them).
+ */
+export async function observeInvocation<T>(
+  { logger, metrics }: { logger: Logger; metrics: Metrics },
+  context: Context,
+  run: () => Promise<T>,
+): Promise<T> {
+  logger.resetKeys();
+  logger.addContext(context);
+  try {
+    return await run();
+  } finally {
+    metrics.publishStoredMetrics();
+  }
 }
 
 /**

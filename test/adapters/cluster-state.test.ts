@@ -1,6 +1,6 @@
 import { eksToken, KubeReadError, readClusterSnapshot } from '../../lambdas/adapters/cluster-state';
 import { analyzeSnapshot, pollChanges } from '../../lambdas/core/state';
-import { autoModeNodeClass, ec2NodeClass, nodeClaim, nodePool, pendingPod } from '../support/cluster-state';
+import { autoModeNodeClass, ec2NodeClass, NO_FREE_IP, nodeClaim, nodePool, pendingPod } from '../support/cluster-state';
 import { startKubeStub, type KubeStub } from '../support/kube-stub';
 
 const CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
@@ -38,15 +38,7 @@ describe('readClusterSnapshot, against an API server on 127.0.0.1', () => {
   let stub: KubeStub | undefined;
   afterEach(async () => stub?.close());
 
-  const exhausted = nodeClaim('default-x7k2p', [
-    {
-      type: 'Launched',
-      status: 'Unknown',
-      reason: 'InsufficientFreeAddressesInSubnet',
-      message:
-        'Error creating fleet request: There are not enough free IP addresses to launch an instance in this subnet',
-    },
-  ]);
+  const exhausted = nodeClaim('default-x7k2p', [NO_FREE_IP]);
 
   it('reads every kind with the bearer token and gives the state reader its snapshot', async () => {
     stub = await startKubeStub({

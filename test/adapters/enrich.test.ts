@@ -13,6 +13,7 @@ import 'aws-sdk-client-mock-jest';
 import type { ClusterSettings } from '../../lambdas/core/decode/cluster';
 import { describeFailure, Enricher, type EnrichTarget } from '../../lambdas/adapters/enrich';
 import { buildFinding } from '../../lambdas/core/findings/finding';
+import { autoScalingGroup } from '../support/aws';
 
 const ec2 = mockClient(EC2Client);
 const eks = mockClient(EKSClient);
@@ -241,25 +242,21 @@ describe('Enricher: node groups', () => {
     eks.on(DescribeNodegroupCommand).resolves(nodegroup('system', 1, 1, 3));
     autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({
       AutoScalingGroups: [
-        {
-          AutoScalingGroupName: 'eks-system-4ec6b3c5',
-          MinSize: 1,
-          MaxSize: 3,
-          DesiredCapacity: 1,
-          DefaultCooldown: 300,
-          AvailabilityZones: ['eu-west-1a'],
-          HealthCheckType: 'EC2',
-          CreatedTime: new Date('2026-01-01T00:00:00Z'),
-          Instances: [
-            {
-              InstanceId: 'i-0123456789abcdef0',
-              AvailabilityZone: 'eu-west-1a',
-              LifecycleState: 'InService',
-              HealthStatus: 'Healthy',
-              ProtectedFromScaleIn: false,
-            },
-          ],
-        },
+        autoScalingGroup(
+          'eks-system-4ec6b3c5',
+          { min: 1, desired: 1, max: 3 },
+          {
+            Instances: [
+              {
+                InstanceId: 'i-0123456789abcdef0',
+                AvailabilityZone: 'eu-west-1a',
+                LifecycleState: 'InService',
+                HealthStatus: 'Healthy',
+                ProtectedFromScaleIn: false,
+              },
+            ],
+          },
+        ),
       ],
     });
 
@@ -306,20 +303,16 @@ describe('Enricher: node groups', () => {
   it('describes only the configured self-managed Auto Scaling group', async () => {
     autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({
       AutoScalingGroups: [
-        {
-          AutoScalingGroupName: 'prod-system-asg',
-          AutoScalingGroupARN:
-            'arn:aws:autoscaling:eu-west-1:111122223333:autoScalingGroup:uuid:autoScalingGroupName/prod-system-asg',
-          MinSize: 1,
-          MaxSize: 4,
-          DesiredCapacity: 1,
-          DefaultCooldown: 300,
-          AvailabilityZones: ['eu-west-1a'],
-          HealthCheckType: 'EC2',
-          CreatedTime: new Date('2026-01-01T00:00:00Z'),
-          Instances: [],
-          Tags: [],
-        },
+        autoScalingGroup(
+          'prod-system-asg',
+          { min: 1, desired: 1, max: 4 },
+          {
+            AutoScalingGroupARN:
+              'arn:aws:autoscaling:eu-west-1:111122223333:autoScalingGroup:uuid:autoScalingGroupName/prod-system-asg',
+            Instances: [],
+            Tags: [],
+          },
+        ),
       ],
     });
 

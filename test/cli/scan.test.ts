@@ -11,20 +11,13 @@ import {
   event,
   list,
   nodeClaim,
+  NO_FREE_IP,
   nodePool,
   pendingPod,
 } from '../support/cluster-state';
 import { startKubeStub, type KubeStub, type KubeStubOptions } from '../support/kube-stub';
 
-const EXHAUSTED = nodeClaim('default-x7k2p', [
-  {
-    type: 'Launched',
-    status: 'Unknown',
-    reason: 'InsufficientFreeAddressesInSubnet',
-    message:
-      'Error creating fleet request: There are not enough free IP addresses to launch an instance in this subnet',
-  },
-]);
+const EXHAUSTED = nodeClaim('default-x7k2p', [NO_FREE_IP]);
 const TAINTED = pendingPod(
   'ml',
   'trainer-0',

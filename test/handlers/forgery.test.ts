@@ -1,34 +1,25 @@
-import { DescribeAutoScalingGroupsCommand, AutoScalingClient } from '@aws-sdk/client-auto-scaling';
-import {
-  DescribeClusterCommand,
-  DescribeNodegroupCommand,
-  EKSClient,
-  UpdateNodegroupConfigCommand,
-} from '@aws-sdk/client-eks';
+import { DescribeNodegroupCommand, UpdateNodegroupConfigCommand } from '@aws-sdk/client-eks';
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import {
   GetServiceQuotaCommand,
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
-  ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
-import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { analyzeSubscription } from '../../lambdas/handlers/analyzer';
 import { remediate } from '../../lambdas/handlers/remediator';
 import { awslogsEvent } from '../support/awslogs';
-import { ACCOUNT, REGION, testSettings } from '../support/aws';
+import { testSettings } from '../support/aws';
 import { ANALYZER_CONTEXT, useHandlerHarness } from '../support/handler-harness';
 import { FORGED_EVENT, FORGED_KINDS, FORGED_QUOTA_LINE, FORGERIES, KARPENTER_CONTROLLER } from '../support/forgery';
+import { findingDelivery, REMEDIATOR_CONTEXT, useRemediationMocks } from '../support/remediation';
 
 /**
  * Issue 32: a workload pod of a shared cluster prints what Karpenter or the API server would, in
  * every shape Fluent Bit ships it in. Nothing it prints may reach the remediator as a finding.
  */
 const aws = useHandlerHarness();
-const eks = mockClient(EKSClient);
-const autoScaling = mockClient(AutoScalingClient);
-const serviceQuotas = mockClient(ServiceQuotasClient);
+const { eks, serviceQuotas } = useRemediationMocks();
 
 const APPLICATION = '/aws/containerinsights/prod/application';
 const EVENTS = '/eks/prod/kubernetes-events';
@@ -45,10 +36,7 @@ const settings = () => ({
 });
 
 beforeEach(() => {
-  for (const mock of [eks, autoScaling, serviceQuotas]) mock.reset();
   clock = Date.parse('2026-11-28T02:21:00Z');
-  autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [] });
-  eks.on(DescribeClusterCommand).resolves({ cluster: { name: 'prod' } });
   eks.on(DescribeNodegroupCommand).resolves({
     nodegroup: {
       nodegroupName: 'system',
@@ -73,22 +61,14 @@ async function deliverAndRemediate(logGroup: string, lines: string[]) {
     .commandCalls(PutEventsCommand)
     .flatMap((call) => call.args[0].input.Entries ?? [])
     .filter((entry) => entry.DetailType === 'Karpenter Finding');
-  const context = { invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:karpenter-doctor-remediator` };
   for (const entry of findings) {
-    const event = {
-      version: '0',
-      id: 'e1d1b5c2-0000-4000-8000-000000000000',
-      'detail-type': entry.DetailType,
-      source: entry.Source,
-      account: ACCOUNT,
+    const event = findingDelivery(JSON.parse(entry.Detail!), {
       time: '2026-11-28T02:21:00Z',
-      region: REGION,
       resources: entry.Resources ?? [],
-      detail: JSON.parse(entry.Detail!),
-    };
+    });
     await remediate(
       event,
-      context,
+      REMEDIATOR_CONTEXT,
       aws.deps(settings(), () => clock),
     );
   }

@@ -5,26 +5,13 @@ import { analyzeSubscription, type AnalyzerDeps } from '../../lambdas/handlers/a
 import { pollCluster, type SnapshotReader } from '../../lambdas/handlers/poller';
 import { awslogsEvent, subnetExhaustionLine } from '../support/awslogs';
 import { testSettings } from '../support/aws';
-import { nodeClaim, nodePool, ec2NodeClass } from '../support/cluster-state';
+import { clusterLists, LAUNCHED, NO_FREE_IP, nodeClaim } from '../support/cluster-state';
 import { ANALYZER_CONTEXT, useHandlerHarness } from '../support/handler-harness';
 import { startKubeStub, type KubeStub } from '../support/kube-stub';
 
 const aws = useHandlerHarness();
 const T0 = Date.parse('2026-12-01T10:05:00Z');
 const SUBNET = 'subnet-0a1b2c3d4e5f60718';
-
-const launched = (status: 'True' | 'Unknown') =>
-  nodeClaim('default-x7k2p', [
-    status === 'True'
-      ? { type: 'Launched', status: 'True', lastTransitionTime: '2026-12-01T10:20:00Z' }
-      : {
-          type: 'Launched',
-          status: 'Unknown',
-          reason: 'InsufficientFreeAddressesInSubnet',
-          message:
-            'Error creating fleet request: There are not enough free IP addresses to launch an instance in this subnet',
-        },
-  ]);
 
 /** The poller reads the cluster over real HTTP from the stub API server, whose lists a test changes. */
 describe('the poller', () => {
@@ -38,15 +25,7 @@ describe('the poller', () => {
   afterAll(() => stub.close());
   beforeEach(() => {
     clock = T0;
-    lists = {
-      'karpenter.sh/v1/nodeclaims': [launched('Unknown')],
-      'karpenter.sh/v1/nodepools': [nodePool('default', [{ type: 'Ready', status: 'True' }])],
-      'karpenter.k8s.aws/v1/ec2nodeclasses': [ec2NodeClass('default', [{ type: 'Ready', status: 'True' }])],
-      'eks.amazonaws.com/v1/nodeclasses': [],
-      'v1/pods': [],
-      'v1/events': [],
-      'storage.k8s.io/v1/storageclasses': [],
-    };
+    lists = clusterLists([nodeClaim('default-x7k2p', [NO_FREE_IP])]);
   });
   const deps = (): AnalyzerDeps => aws.deps(testSettings(aws.tableName), () => clock);
   const read: SnapshotReader = async () =>
@@ -71,7 +50,7 @@ describe('the poller', () => {
     expect(aws.published()).toHaveLength(1);
 
     clock = T0 + 120_000;
-    lists['karpenter.sh/v1/nodeclaims'] = [launched('True')];
+    lists['karpenter.sh/v1/nodeclaims'] = [nodeClaim('default-x7k2p', [LAUNCHED])];
     const third = await poll(2);
     expect(third.resolved).toEqual(first.notified);
     expect(aws.published().map((f) => [f.rule, f.status])).toEqual([

@@ -1,24 +1,13 @@
-import {
-  AutoScalingClient,
-  DescribeAutoScalingGroupsCommand,
-  UpdateAutoScalingGroupCommand,
-} from '@aws-sdk/client-auto-scaling';
+import { DescribeAutoScalingGroupsCommand, UpdateAutoScalingGroupCommand } from '@aws-sdk/client-auto-scaling';
 import { DescribeSubnetsCommand, DescribeVpcsCommand } from '@aws-sdk/client-ec2';
-import {
-  DescribeClusterCommand,
-  DescribeNodegroupCommand,
-  EKSClient,
-  UpdateNodegroupConfigCommand,
-} from '@aws-sdk/client-eks';
+import { DescribeNodegroupCommand, UpdateNodegroupConfigCommand } from '@aws-sdk/client-eks';
 import {
   GetServiceQuotaCommand,
   ListRequestedServiceQuotaChangeHistoryByQuotaCommand,
   RequestServiceQuotaIncreaseCommand,
-  ServiceQuotasClient,
 } from '@aws-sdk/client-service-quotas';
 import { PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { PublishCommand } from '@aws-sdk/client-sns';
-import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-jest';
 import { createHash } from 'node:crypto';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
@@ -31,25 +20,20 @@ import type { RuleId } from '../../lambdas/core/recognise/rules';
 import type { Entities } from '../../lambdas/core/model';
 import { remediate, type RemediatorDeps } from '../../lambdas/handlers/remediator';
 import type { ClusterEntry } from '../../lambdas/shared/settings';
-import { ACCOUNT, REGION, testSettings } from '../support/aws';
+import { ACCOUNT, autoScalingGroup, REGION, testSettings } from '../support/aws';
 import { useHandlerHarness } from '../support/handler-harness';
+import { findingDelivery, REMEDIATOR_CONTEXT as CONTEXT, useRemediationMocks } from '../support/remediation';
 
 const aws = useHandlerHarness();
 const { ec2, sns, events } = aws;
-const eks = mockClient(EKSClient);
-const autoScaling = mockClient(AutoScalingClient);
-const serviceQuotas = mockClient(ServiceQuotasClient);
+const { eks, autoScaling, serviceQuotas } = useRemediationMocks();
 
 let clock: number;
 
 beforeEach(() => {
   // EC2 answers only what a test asks of it here.
-  for (const mock of [ec2, eks, autoScaling, serviceQuotas]) mock.reset();
+  ec2.reset();
   clock = Date.parse('2026-11-28T03:00:00Z');
-  autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({ AutoScalingGroups: [] });
-  eks
-    .on(DescribeClusterCommand)
-    .resolves({ cluster: { name: 'prod', resourcesVpcConfig: { clusterSecurityGroupId: 'sg-0cluster' } } });
 });
 
 const OFF: RemediationSettings = {
@@ -58,7 +42,6 @@ const OFF: RemediationSettings = {
   planSubnetCapacity: { mode: 'off' },
 };
 
-const CONTEXT = { invokedFunctionArn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:karpenter-doctor-remediator` };
 const PROD: ClusterEntry = { name: 'prod', systemNodegroup: 'system' };
 
 function deps(remediation: Partial<RemediationSettings>, clusters: ClusterEntry[] = [PROD]): RemediatorDeps {
@@ -95,17 +78,10 @@ async function findingEvent(
     account: ACCOUNT,
     context: { enrichmentErrors: [], ...context },
   });
-  return {
-    version: '0',
-    id: 'e1d1b5c2-0000-4000-8000-000000000000',
-    'detail-type': 'Karpenter Finding',
-    source: 'io.karpenter-doctor',
-    account: ACCOUNT,
+  return findingDelivery(finding, {
     time: '2026-11-28T03:00:00Z',
-    region: REGION,
     resources: [`arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${cluster}`],
-    detail: finding,
-  };
+  });
 }
 
 const unschedulable = (context: Partial<FindingContext> = {}, options: { stored?: boolean } = {}) =>
@@ -328,17 +304,11 @@ describe('remediator: raise-system-nodegroup', () => {
     nodegroup(1, 1, 3, { 'karpenter-doctor/remediate': 'true' });
     autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({
       AutoScalingGroups: [
-        {
-          AutoScalingGroupName: 'eks-system-1',
-          MinSize: 1,
-          MaxSize: 3,
-          DesiredCapacity: 1,
-          DefaultCooldown: 300,
-          AvailabilityZones: ['eu-west-1a'],
-          HealthCheckType: 'EC2',
-          CreatedTime: new Date('2026-01-01T00:00:00Z'),
-          Tags: [{ Key: 'k8s.io/cluster-autoscaler/enabled', Value: 'true' }],
-        },
+        autoScalingGroup(
+          'eks-system-1',
+          { min: 1, desired: 1, max: 3 },
+          { Tags: [{ Key: 'k8s.io/cluster-autoscaler/enabled', Value: 'true' }] },
+        ),
       ],
     });
     eks.on(UpdateNodegroupConfigCommand).resolves({ update: { id: 'upd-3' } });
@@ -353,17 +323,11 @@ describe('remediator: raise-system-nodegroup', () => {
   it('raises a self-managed group with UpdateAutoScalingGroup only', async () => {
     autoScaling.on(DescribeAutoScalingGroupsCommand).resolves({
       AutoScalingGroups: [
-        {
-          AutoScalingGroupName: 'prod-system-asg',
-          MinSize: 1,
-          MaxSize: 4,
-          DesiredCapacity: 1,
-          DefaultCooldown: 300,
-          AvailabilityZones: ['eu-west-1a'],
-          HealthCheckType: 'EC2',
-          CreatedTime: new Date('2026-01-01T00:00:00Z'),
-          Tags: [{ Key: 'karpenter-doctor/remediate', Value: 'true' }],
-        },
+        autoScalingGroup(
+          'prod-system-asg',
+          { min: 1, desired: 1, max: 4 },
+          { Tags: [{ Key: 'karpenter-doctor/remediate', Value: 'true' }] },
+        ),
       ],
     });
     autoScaling.on(UpdateAutoScalingGroupCommand).resolves({});

@@ -1,7 +1,7 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { IncidentStore } from '../../lambdas/adapters/incident-store';
 import { subnetExhaustionLine } from '../support/awslogs';
-import { ec2NodeClass, nodeClaim, nodePool } from '../support/cluster-state';
+import { clusterLists, LAUNCHED, NO_FREE_IP, nodeClaim } from '../support/cluster-state';
 import { startKubeStub, type KubeStub } from '../support/kube-stub';
 import { checkEksToken, clusterEndpoint, loopbackCertificate, type ClusterEndpoint } from './support/cluster-api';
 import type { Deployment } from './support/deploy';
@@ -32,15 +32,7 @@ describe('a subnet runs dry, seen by the poller', () => {
   afterAll(() => stub.close());
   beforeEach(async () => {
     eks = await clusterEndpoint(env.moto.endpoint, { url: stub.url, caPem: tls.cert });
-    lists = {
-      'karpenter.sh/v1/nodeclaims': [launching('Unknown')],
-      'karpenter.sh/v1/nodepools': [nodePool('default', [{ type: 'Ready', status: 'True' }])],
-      'karpenter.k8s.aws/v1/ec2nodeclasses': [ec2NodeClass('default', [{ type: 'Ready', status: 'True' }])],
-      'eks.amazonaws.com/v1/nodeclasses': [],
-      'v1/pods': [],
-      'v1/events': [],
-      'storage.k8s.io/v1/storageclasses': [],
-    };
+    lists = clusterLists([nodeClaim(CLAIM, [NO_FREE_IP])]);
   });
   afterEach(() => eks.stop());
 
@@ -88,7 +80,7 @@ describe('a subnet runs dry, seen by the poller', () => {
 
     expect(await poll(t0 + 60_000)).toEqual({ notices: [], events: [] });
 
-    lists['karpenter.sh/v1/nodeclaims'] = [launching('True')];
+    lists['karpenter.sh/v1/nodeclaims'] = [nodeClaim(CLAIM, [LAUNCHED])];
     const third = await poll(t0 + 120_000);
     expect(third.notices.map((n) => [n.document?.findingId, n.document?.status])).toEqual([
       [finding.findingId, 'resolved'],
@@ -127,20 +119,6 @@ describe('a subnet runs dry, seen by the poller', () => {
 });
 
 const CLAIM = 'default-x7k2p';
-
-/** The NodeClaim of the failed launch (Karpenter v1.14 keeps it Unknown with the reason), or launched. */
-const launching = (status: 'True' | 'Unknown') =>
-  nodeClaim(CLAIM, [
-    status === 'True'
-      ? { type: 'Launched', status: 'True', lastTransitionTime: '2026-12-01T10:20:00Z' }
-      : {
-          type: 'Launched',
-          status: 'Unknown',
-          reason: 'InsufficientFreeAddressesInSubnet',
-          message:
-            'Error creating fleet request: There are not enough free IP addresses to launch an instance in this subnet',
-        },
-  ]);
 
 /**
  * The poller of `cluster` as the template builds it: the construct path of the function its schedule

@@ -1,6 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { AutoScalingClient } from '@aws-sdk/client-auto-scaling';
+import { AutoScalingClient, type AutoScalingGroup } from '@aws-sdk/client-auto-scaling';
 import { EC2Client } from '@aws-sdk/client-ec2';
 import { EKSClient } from '@aws-sdk/client-eks';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -53,4 +53,21 @@ export function testSettings(tableName: string): AnalyzerSettings {
 export const testObservability = (service = 'test') => ({
   logger: new Logger({ serviceName: service, logLevel: 'SILENT' }),
   metrics: new Metrics({ namespace: 'Test', serviceName: service }),
+});
+
+/** An Auto Scaling group as DescribeAutoScalingGroups returns it: the members AWS always sets, then `more`. */
+export const autoScalingGroup = (
+  name: string,
+  size: { min: number; desired: number; max: number },
+  more: Partial<AutoScalingGroup> = {},
+): AutoScalingGroup => ({
+  AutoScalingGroupName: name,
+  MinSize: size.min,
+  MaxSize: size.max,
+  DesiredCapacity: size.desired,
+  DefaultCooldown: 300,
+  AvailabilityZones: ['eu-west-1a'],
+  HealthCheckType: 'EC2',
+  CreatedTime: new Date('2026-01-01T00:00:00Z'),
+  ...more,
 });

@@ -24,6 +24,21 @@ const conditions = (list: ConditionInput[]) =>
     observedGeneration: 1,
   }));
 
+/** Launched Unknown with the reason of a launch that found no free IP (Karpenter v1.14 keeps a failed launch so). */
+export const NO_FREE_IP: ConditionInput = {
+  type: 'Launched',
+  status: 'Unknown',
+  reason: 'InsufficientFreeAddressesInSubnet',
+  message: 'Error creating fleet request: There are not enough free IP addresses to launch an instance in this subnet',
+};
+
+/** Launched True, as the NodeClaim of a failed launch says once a later attempt succeeds. */
+export const LAUNCHED: ConditionInput = {
+  type: 'Launched',
+  status: 'True',
+  lastTransitionTime: '2026-12-01T10:20:00Z',
+};
+
 let uid = 0;
 const nextUid = () => `4f1c2a3b-0000-4000-8000-${String(++uid).padStart(12, '0')}`;
 
@@ -210,4 +225,18 @@ export const list = (items: unknown[]) => ({
   kind: 'List',
   metadata: { resourceVersion: '' },
   items,
+});
+
+/**
+ * What the stub API server lists for a Karpenter v1 cluster with these NodeClaims, a healthy NodePool
+ * and EC2NodeClass `default`, and nothing else; keyed by API path, as the poller reads them.
+ */
+export const clusterLists = (nodeClaims: unknown[]): Record<string, unknown[]> => ({
+  'karpenter.sh/v1/nodeclaims': nodeClaims,
+  'karpenter.sh/v1/nodepools': [nodePool('default', [{ type: 'Ready', status: 'True' }])],
+  'karpenter.k8s.aws/v1/ec2nodeclasses': [ec2NodeClass('default', [{ type: 'Ready', status: 'True' }])],
+  'eks.amazonaws.com/v1/nodeclasses': [],
+  'v1/pods': [],
+  'v1/events': [],
+  'storage.k8s.io/v1/storageclasses': [],
 });

@@ -2,23 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULE_IDS } from '../../lambdas/core/recognise/rules';
 import { rulesOf } from '../helpers';
+import type { MessageRow } from '../../scripts/mine-vocabulary';
 
-/** One mined Karpenter message template (test/fixtures/vocabulary/karpenter-messages.jsonl). */
-export interface MessageRow {
-  repo: string;
-  file: string;
-  kind: 'error' | 'event' | 'log' | 'condition';
-  level?: string;
-  template: string;
-  tags: string[];
-  rule: string | null;
-  benign_reason?: string;
-  silent?: boolean;
-  /** Condition messages (SetFalse / SetUnknownWithReason): the status set, the condition type and reason. */
-  status?: 'False' | 'Unknown';
-  condition_type?: string;
-  reason?: string;
-}
+export type { MessageRow };
 
 export function loadMessages(): MessageRow[] {
   return readFileSync(join(__dirname, '..', 'fixtures', 'vocabulary', 'karpenter-messages.jsonl'), 'utf8')

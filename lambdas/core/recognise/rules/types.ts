@@ -41,15 +41,11 @@ export interface RuleInfo<E extends 'logs' | 'headroom' = 'logs' | 'headroom'> {
 }
 
 /**
- * How a log rule is recognised. Matching is on the lower-cased record text (message, error, error
- * causes, event reason), never on the level: real failures are logged at INFO or as Normal events,
- * and healthy lines are logged at ERROR.
- *
- * The rule matches when all fragments of any one clause occur in the text. Fragments are stable
- * pieces of Karpenter, kube-scheduler, kubelet, CSI, CNI and AWS API error text — error codes and the
- * wording of Go error wrapping — so that they generalise across versions rather than memorise lines.
- * Patterns are for the few shapes that need a number or a bracket; each has a fragment that gates it,
- * and each is linear-time (no nested or overlapping quantifiers; test/core/regex-safety.test.ts).
+ * How a log rule is recognised, on the lower-cased record text (message, error, causes, event reason), never on
+ * the level: real failures are logged at INFO, healthy lines at ERROR. It matches when all fragments of one clause
+ * occur; fragments are stable pieces of the emitters' error text (codes, Go error wrapping), so they generalise
+ * across versions. A pattern is for a shape that needs a number or a bracket: gated by a fragment, linear-time
+ * (test/core/regex-safety.test.ts).
  */
 export interface Recognition {
   clauses: ReadonlyArray<readonly string[]>;

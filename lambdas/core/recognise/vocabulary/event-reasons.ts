@@ -1,18 +1,6 @@
 /**
- * Kubernetes event reasons of the emitters around a Karpenter node's life, each mapped to the rule it
- * means on its own or marked benign (a healthy step, or a reason whose cause is in its message and is
- * classified from there). Reviewed by hand from the emitters' definitions:
- *
- * - kubelet: kubernetes/kubernetes@v1.22.11 pkg/kubelet/events/event.go, read as vendored in
- *   kubernetes-sigs/aws-ebs-csi-driver@v1.10.0 (vendor/k8s.io/kubernetes/…; the kubernetes repository
- *   itself is over the mirror size limit);
- * - PV controller and attach/detach: the same vendored tree, pkg/controller/volume/events/event.go,
- *   and the kubelet file's FailedAttachVolume/FailedMount, which the attach/detach controller shares;
- * - Karpenter: aws/karpenter-provider-aws and kubernetes-sigs/karpenter, every minor release
- *   (test/fixtures/vocabulary/karpenter-messages.jsonl has the tag and file of each).
- *
- * kube-scheduler's only reason here is FailedScheduling (its message carries the predicates); node
- * lifecycle controller reasons reuse the kubelet's NodeNotReady. Neither file could be mirrored.
+ * Kubernetes event reasons around a Karpenter node's life, each mapped to the rule it means alone or marked
+ * benign; reviewed by hand from the emitters' own definitions (docs/architecture.md, Vocabulary sources).
  */
 export interface EventReason {
   reason: string;

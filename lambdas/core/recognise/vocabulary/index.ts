@@ -1,10 +1,12 @@
-import { EC2_ERROR_CODES, type Ec2ErrorCode } from './ec2-error-codes';
+import { EC2_ERROR_CODES } from './ec2-error-codes';
+import type { Ec2ErrorCode } from './ec2-families';
 import { EVENT_REASONS } from './event-reasons';
 import { KARPENTER_PATTERNS, KARPENTER_TERMS } from './karpenter-terms';
 import { NODE_MESSAGES } from './node-messages';
 import { predicatePattern, SCHEDULER_PREDICATES } from './scheduler-predicates';
 
-export { EC2_ERROR_CODES, EC2_BENIGN_REASONS } from './ec2-error-codes';
+export { EC2_ERROR_CODES } from './ec2-error-codes';
+export { EC2_BENIGN_REASONS } from './ec2-families';
 export { EVENT_REASONS } from './event-reasons';
 export { NODE_MESSAGES } from './node-messages';
 export { SCHEDULER_PREDICATES } from './scheduler-predicates';

@@ -1,13 +1,6 @@
 /**
- * The predicates of kube-scheduler before the scheduling framework (Kubernetes v1.6–v1.18), by the
- * names its failure summaries print them ("fit failure summary on nodes : NoVolumeZoneConflict (7),
- * PodToleratesNodeTaints (3)", "No nodes are available that match all of the following predicates::
- * Insufficient cpu (2), MatchNodeSelector (1)"), each mapped to the rule it means. Source:
- * kubernetes/kubernetes@v1.17.0 pkg/scheduler/algorithm/predicates/predicates.go (the `…Pred` constants)
- * and v1.8.0 plugin/pkg/scheduler/algorithm/predicates (PodFitsHost, PodFitsPorts).
- *
- * A name counts only with the node count the summary puts after it: the scheduler's start-up log lists
- * the same names as its configured predicates, which is healthy.
+ * The predicates of kube-scheduler v1.6–v1.18 by the names its failure summaries print, each mapped to
+ * its rule; a name counts only with its node count, since the start-up log lists the same names.
  */
 export interface SchedulerPredicate {
   name: string;
