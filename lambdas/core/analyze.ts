@@ -123,18 +123,15 @@ export class StreamingAnalyzer {
 
   /**
    * All the messages of one stream at once (a delivery); its last record is completed by `finish`.
-   * Stage by stage (parse all, classify all, count all, in order): each stage keeps its tables in cache.
+   * Record by record: a record is done with before the next is parsed, so it dies young.
    */
   analyzeAll(messages: Iterable<RawMessage>): void {
     const assembler = new RecordAssembler(this.prefilter);
     this.streams.add(assembler);
-    const records: LogRecord[] = [];
     for (const message of messages) {
       const record = assembler.push(message);
-      if (record) records.push(record);
+      if (record) this.record(record);
     }
-    const signals = records.map((record) => this.classified(record));
-    for (let i = 0; i < records.length; i++) this.account(records[i]!, signals[i]);
   }
 
   /** The incident of a finding id as it stands now. */
