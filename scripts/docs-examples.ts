@@ -70,7 +70,7 @@ export function docsExamples(): Record<string, string> {
     enrichmentErrors: [],
   };
   const finding = buildFinding(incident, {
-    status: 'ongoing',
+    status: 'open',
     account: '111122223333',
     region: 'eu-west-1',
     context,
