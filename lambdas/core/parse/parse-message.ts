@@ -193,6 +193,13 @@ function fromZapConsole(
 function trailingJsonObject(text: string): { index: number; value: Record<string, unknown> } | undefined {
   const end = text.trimEnd();
   if (!end.endsWith('}')) return undefined;
+  // zap's console encoder writes the fields after the last tab: tried first, as a failed parse (of a
+  // nested object's brace, below) throws, and a throw costs more than the parse.
+  const tab = end.lastIndexOf('\t');
+  if (tab >= 0 && end.charCodeAt(tab + 1) === 123 /* { */) {
+    const value = tryJson(end.slice(tab + 1));
+    if (isObject(value)) return { index: tab + 1, value };
+  }
   let from = end.length;
   for (let attempt = 0; attempt < 6; attempt++) {
     const index = end.lastIndexOf('{', from - 1);

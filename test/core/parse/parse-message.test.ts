@@ -69,6 +69,20 @@ describe('parseMessage', () => {
     expect(record.fields).toEqual({ commit: '8c27519-dirty', provisioner: 'spot' });
   });
 
+  it('reads console fields whose error holds many nested objects', () => {
+    // Karpenter's scheduler error names each NodePool with its daemonset overhead: one `{` per pool.
+    const overhead = 'daemonset overhead={"cpu":"260m", "memory":"390Mi"}';
+    const pools = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(
+      (pool) => `incompatible with nodepool "${pool}", ${overhead}`,
+    );
+    const fields = { commit: '0871602', Pod: { name: 'inflate-5cd8878fd4-89dhc', namespace: 'default' } };
+    const record = parse(
+      `2025-04-24T05:21:22.451Z\tERROR\tcontroller\tcould not schedule pod\t${JSON.stringify({ ...fields, error: pools.join('; ') })}`,
+    );
+    expect(record).toMatchObject({ logger: 'controller', fields: { Pod: { name: 'inflate-5cd8878fd4-89dhc' } } });
+    expect(record.text).toBe(`could not schedule pod | ${pools.join('; ')}`);
+  });
+
   it('reads console lines of builds without a logger column', () => {
     const record = parse(
       '2021-06-25T15:00:54.416Z        DEBUG   Excluding instance type t3.nano because there are not enough resources for kubelet',
