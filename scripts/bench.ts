@@ -131,13 +131,16 @@ function payloadOf(messages: string[]): string {
     })),
   });
 }
-/** `count` deliveries of about `bytes` decoded each. */
-const payloads = (count: number, bytes: number, next: () => string) =>
-  Array.from({ length: count }, () => {
+/** `count` deliveries of about `bytes` decoded each, drawn afresh from seed 7: the same whichever ran before. */
+function payloads(count: number, bytes: number, next: () => string): string[] {
+  seed = 7;
+  nextEventId = 1;
+  return Array.from({ length: count }, () => {
     const messages: string[] = [];
     for (let size = 0; size < bytes; size += messages.at(-1)!.length + 80) messages.push(next());
     return payloadOf(messages);
   });
+}
 const RAW_FAILURES = 0.03;
 const OUTAGE_FAILURES = 0.05;
 let rawMemo: string[] | undefined;
@@ -317,7 +320,7 @@ const matcher: Section = {
   name: 'matcher',
   title: 'Substring matcher',
   method:
-    'The one fast path kept, lambdas/core/recognise/substring-matcher.ts (Aho–Corasick: one table lookup per character, whatever the number of fragments; each entry holds the row offset of the next state, complemented where a fragment ends, so a character costs one load and a sign test), against the simplest alternatives, in the same rounds (9): the prefilter (`test` of `prefilterFragments()`, case ignored) over every line of the raw mix, against one case-insensitive alternation RegExp and a loop of `includes` over the lower-cased line; the classifier (`findAll` of `fragments()`) over the record texts of the filtered stream, against a loop of `includes`. CPU time against the floor of the same deliveries.',
+    'The one fast path kept, lambdas/core/recognise/substring-matcher.ts (Aho–Corasick: one table lookup per character, whatever the number of fragments; each entry holds the row offset of the next state, complemented where a fragment ends, so a character costs one load and a sign test; states numbered breadth-first, so the shallow rows most characters visit lie together), against the simplest alternatives, in the same rounds (9): the prefilter (`test` of `prefilterFragments()`, case ignored) over every line of the raw mix, against one case-insensitive alternation RegExp and a loop of `includes` over the lower-cased line; the classifier (`findAll` of `fragments()`) over the record texts of the filtered stream, against a loop of `includes`. CPU time against the floor of the same deliveries.',
   run() {
     const lower = (list: readonly string[]) => [...new Set(list.map((f) => f.toLowerCase()))];
     const [prefilter, classifier] = [lower(prefilterFragments()), lower(fragments())];
@@ -362,7 +365,8 @@ function markdown(started: string, loads: string[]): string {
     '',
     'Written by `npm run bench` (scripts/bench.ts and scripts/bench-cli.ts, bundled by esbuild and run as the',
     `bundle, as Lambda runs the analyzer); \`npm run bench -- <section>…\` (${SECTIONS.map((s) => s.name).join(', ')})`,
-    'runs sections alone and leaves this file as it is. Throughput and cold start are ratios to a baseline',
+    'runs sections in one process and leaves this file as it is; a full run runs each section in a fresh',
+    'process, so that no figure depends on the sections before it. Throughput and cold start are ratios to a baseline',
     'measured in the same run, because absolute times on a shared machine are noise. The floor is the',
     'least any analyzer does with a delivery: gunzip + one JSON.parse of the subscription envelope (not of',
     'each message). A goal is a budget the plain pipeline must keep: ✓ met in this run, ✗ not.',
@@ -375,6 +379,28 @@ function markdown(started: string, loads: string[]): string {
   ].join('\n');
 }
 
+/** Where a section run by a full run writes its rows (an environment variable naming a file). */
+const ROWS_OUT = 'KARPENTER_DOCTOR_BENCH_ROWS';
+
+/**
+ * A section of a full run in a fresh process, so that no figure depends on what ran before it (the
+ * floor's JSON.parse is cheaper in a heap that an earlier section grew). Its lines are printed as it runs.
+ */
+function sectionInOwnProcess(name: string): typeof rows {
+  const dir = mkdtempSync(join(tmpdir(), 'karpenter-doctor-bench-rows-'));
+  try {
+    const out = join(dir, 'rows.json');
+    const child = spawnSync(process.execPath, ['--expose-gc', __filename, name], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, [ROWS_OUT]: out },
+    });
+    if (child.status !== 0) throw new Error(`bench section ${name} failed (exit ${child.status})`);
+    return JSON.parse(readFileSync(out, 'utf8')) as typeof rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const unknown = only.filter((name) => !SECTIONS.some((s) => s.name === name));
@@ -382,8 +408,21 @@ async function main(): Promise<void> {
     throw new Error(`unknown section ${unknown.join(', ')}; known: ${SECTIONS.map((s) => s.name).join(', ')}`);
   const started = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   const loads = [load()];
+  if (process.env[ROWS_OUT]) {
+    // One section of a full run, in a process of its own: its rows go back to the parent.
+    for (const section of SECTIONS.filter((s) => only.includes(s.name))) {
+      current = section.name;
+      await section.run();
+    }
+    writeFileSync(process.env[ROWS_OUT]!, JSON.stringify(rows));
+    return;
+  }
   console.log(`karpenter-doctor bench, ${started}, load average ${loads[0]}\n`);
   for (const section of SECTIONS.filter((s) => only.length === 0 || only.includes(s.name))) {
+    if (only.length === 0) {
+      rows.push(...sectionInOwnProcess(section.name));
+      continue;
+    }
     current = section.name;
     await section.run();
   }
