@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfigFile } from '../../bin/config-source';
-import { ConfigError, parseConfig } from '../../contracts/config';
-import { configErrorOf as messageOf } from '../support/config-errors';
+import { parseConfig } from '../../contracts/config';
+import { configErrorOf as messageOf, refusalOf } from '../support/config-errors';
 import { ROOT } from '../helpers';
 
 const minimal = { clusters: [{ name: 'prod', logGroups: ['/aws/containerinsights/prod/application'] }] };
@@ -162,15 +162,7 @@ describe('parseConfig', () => {
 });
 
 describe('parseConfigFile (JSON with comments)', () => {
-  const messageOfFile = (text: string): string => {
-    try {
-      parseConfigFile(text, 'doctor.jsonc');
-    } catch (error) {
-      expect(error).toBeInstanceOf(ConfigError);
-      return (error as Error).message;
-    }
-    throw new Error('the config was accepted');
-  };
+  const messageOfFile = (text: string): string => refusalOf(() => parseConfigFile(text, 'doctor.jsonc'));
   const cluster = '{"name": "prod", "logGroups": ["/eks/prod"]}';
 
   it('reads line and block comments but not comment-like text inside strings', () => {
