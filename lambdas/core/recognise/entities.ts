@@ -357,8 +357,12 @@ function fromFields(fields: Readonly<Record<string, unknown>>, found: EntityColl
     any = true;
   }
   if (!any) return;
-  namedFields(FIELD_VALUES, found);
-  FIELD_VALUES.fill(undefined);
+  try {
+    namedFields(FIELD_VALUES, found);
+  } finally {
+    // Cleared however it ends, so no value of this record is read as the next one's.
+    FIELD_VALUES.fill(undefined);
+  }
 }
 
 /** The entities the present fields name, by slot. */
