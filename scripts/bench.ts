@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { buildSync, type BuildOptions } from 'esbuild';
 import { parseConfigFile } from '../bin/config-source';
 import { ENV } from '../contracts/names';
+import { isObject, tryJson } from '../lambdas/core/common/json';
 import { functionSettingsOf, serializeSettings, SETTINGS_FILE } from '../contracts/settings';
 import { ANALYZER_CRYPTO_ON_FIRST_USE, ANALYZER_LAZY_MODULES } from '../lib/constructs/analyzer-function';
 import { BUNDLE_OPTIONS, aliasesOf, lazyModulesOf } from '../lib/constructs/lambda-function';
@@ -95,12 +96,11 @@ function envelope(line: string): string {
   const form = random();
   if (form < 1 / 3) return line;
   if (form < 2 / 3) {
-    try {
-      const { time, level, logger, message, ...rest } = JSON.parse(line) as Record<string, unknown>;
-      return `${String(time)}\t${String(level)}\t${String(logger)}\t${String(message)}\t${JSON.stringify(rest)}`;
-    } catch {
-      return line;
-    }
+    // Only a zap line has a console form: an Event object or a kubectl row stays as it is.
+    const zap = tryJson(line);
+    if (!isObject(zap) || typeof zap.level !== 'string' || typeof zap.message !== 'string') return line;
+    const { time, level, logger, message, ...rest } = zap;
+    return `${String(time)}\t${level}\t${String(logger)}\t${message}\t${JSON.stringify(rest)}`;
   }
   const kubernetes = {
     pod_name: 'karpenter-6d8f7b9c54-8zr7n',
