@@ -11,7 +11,7 @@ import type { Entities, LogRecord, Signal } from '../model';
 import { logRules, type LogRule, type RuleId } from './rules';
 import { GENERIC_CAPACITY_FRAGMENTS, WRAPPED_CAPACITY_CAUSES } from './rules/insufficient-instance-capacity';
 import { SCHEDULING_FAILURE_FRAGMENTS } from './rules/karpenter-controller-unschedulable';
-import { SubstringMatcher } from './substring-matcher';
+import { SubstringMatcher, type Found } from './substring-matcher';
 import { PLACEMENT_MARKERS } from '../incidents/resolution';
 import { FAILURE_MARKERS, isKlogError } from './unrecognised';
 
@@ -26,10 +26,15 @@ interface Tables {
     string,
     Array<{ rule: RuleId; type: string; kinds?: readonly string[]; reasons?: readonly string[] }>
   >;
-  clausesByFirstFragment: Map<string, Array<{ rule: RuleId; clause: readonly string[] }>>;
-  patternsByGate: Map<string, Array<{ rule: RuleId; gate: string; pattern: RegExp }>>;
-  fragmentSet: ReadonlySet<string>;
+  /** The fragments and entity gates, the fragments first: a pattern index below `fragmentCount` is a fragment's. */
   fragmentMatcher: SubstringMatcher;
+  fragmentCount: number;
+  // By pattern index of the matcher: what a found pattern opens.
+  clausesByFirstFragment: Array<Array<{ rule: RuleId; clause: readonly number[] }> | undefined>;
+  patternsByGate: Array<Array<{ rule: RuleId; pattern: RegExp }> | undefined>;
+  phrases: Array<(typeof NODE_CONDITION_PHRASES)[string] | undefined>;
+  transitionGates: readonly number[];
+  schedulingFailureFragments: readonly number[];
   /** The fragments that tell a record may classify: what the prefilters look for. */
   telling: readonly string[];
   specificCapacityCauses: readonly RuleId[];
@@ -56,22 +61,33 @@ function buildTables(): Tables {
       ...Object.keys(NODE_CONDITION_PHRASES),
     ]),
   ].sort((a, b) => b.length - a.length);
+  const fragmentMatcher = new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]);
+  const indexOf = (fragment: string) => fragmentMatcher.indexOf(fragment);
+  const byIndex = <T>(groups: Map<string, T>): Array<T | undefined> =>
+    fragmentMatcher.patterns.map((pattern) => groups.get(pattern));
   return {
     matchers,
     schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
     conditions,
-    clausesByFirstFragment: groupBy(
-      matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
-      ({ clause }) => clause[0]!,
-    ),
-    patternsByGate: groupBy(
-      matchers.flatMap((matcher) =>
-        (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+    fragmentMatcher,
+    fragmentCount: fragments.length,
+    clausesByFirstFragment: byIndex(
+      groupBy(
+        matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
+        ({ clause }) => clause[0]!,
       ),
-      ({ gate }) => gate,
-    ),
-    fragmentSet: new Set(fragments),
-    fragmentMatcher: new SubstringMatcher([...new Set([...fragments, ...ENTITY_GATES])]),
+    ).map((group) => group?.map(({ rule, clause }) => ({ rule, clause: clause.map(indexOf) }))),
+    patternsByGate: byIndex(
+      groupBy(
+        matchers.flatMap((matcher) =>
+          (matcher.patterns ?? []).map(({ gate, pattern }) => ({ rule: matcher.rule, gate, pattern })),
+        ),
+        ({ gate }) => gate,
+      ),
+    ).map((group) => group?.map(({ rule, pattern }) => ({ rule, pattern }))),
+    phrases: byIndex(new Map(Object.entries(NODE_CONDITION_PHRASES))),
+    transitionGates: TRANSITION_GATES.map(indexOf),
+    schedulingFailureFragments: SCHEDULING_FAILURE_FRAGMENTS.map(indexOf),
     telling: tellingFragments(matchers, conditions),
     specificCapacityCauses: [
       ...new Set([...matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule), ...WRAPPED_CAPACITY_CAUSES]),
@@ -81,11 +97,6 @@ function buildTables(): Tables {
     ),
     supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
   };
-}
-
-function someIn(found: ReadonlySet<string>, wanted: ReadonlySet<string>): boolean {
-  for (const item of found) if (wanted.has(item)) return true;
-  return false;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -98,25 +109,31 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
   return groups;
 }
 
+/** Whether a rule's fragment was found, not only entity gates (which the matcher holds after the fragments). */
+function holdsFragment(hits: Found, fragmentCount: number): boolean {
+  for (const index of hits.indexes) if (index < fragmentCount) return true;
+  return false;
+}
+
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
-  const { fragmentMatcher, fragmentSet, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
+  const { fragmentMatcher, fragmentCount, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
     tables();
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
   const hits = fragmentMatcher.findAll(record.text);
-  if (!someIn(hits, fragmentSet)) return [];
+  if (!holdsFragment(hits, fragmentCount)) return [];
   // Lower-cased only for the few records a pattern or a transition is looked for in.
   let lower: string | undefined;
   const rules = new Set<RuleId>();
   // Only the clauses and patterns a found fragment opens are checked, not every rule's.
-  for (const fragment of hits) {
-    const clauses = clausesByFirstFragment.get(fragment);
+  for (const index of hits.indexes) {
+    const clauses = clausesByFirstFragment[index];
     if (clauses !== undefined) {
       for (const { rule, clause } of clauses) {
-        if (!rules.has(rule) && clause.every((other) => hits.has(other))) rules.add(rule);
+        if (!rules.has(rule) && hits.hasEvery(clause)) rules.add(rule);
       }
     }
-    const patterns = patternsByGate.get(fragment);
+    const patterns = patternsByGate[index];
     if (patterns !== undefined) {
       for (const { rule, pattern } of patterns) {
         if (!rules.has(rule) && pattern.test((lower ??= record.text.toLowerCase()))) rules.add(rule);
@@ -131,7 +148,7 @@ export function classify(record: LogRecord): Signal[] {
   const schedulingFailure = isSchedulingFailure(hits);
   if (rules.size === 0 && !schedulingFailure) return [];
 
-  const entities = extractEntities(record, hits);
+  const entities = extractEntities(record, hits.patterns());
   if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
@@ -148,11 +165,13 @@ export function classify(record: LogRecord): Signal[] {
  * InsufficientFreeAddressesInSubnet, …). When the wrapper is the only capacity text and a more
  * specific cause is present, the specific cause is the diagnosis.
  */
-function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: ReadonlySet<string>): void {
+function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: Found): void {
   if (!rules.has('insufficient-instance-capacity')) return;
   const { specificCapacityCauses, capacityFragments } = tables();
   const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
-  const onlyWrapper = [...hits].every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
+  const onlyWrapper = hits
+    .patterns()
+    .every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
   if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
 }
 
@@ -164,20 +183,16 @@ const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
  * condition however the record named it (`NodeHasNoDiskPressure` names disk pressure). An event of
  * recovery yields nothing.
  */
-function applyPolarity(
-  rules: Set<RuleId>,
-  record: LogRecord,
-  lowerText: string | undefined,
-  hits: ReadonlySet<string>,
-): void {
+function applyPolarity(rules: Set<RuleId>, record: LogRecord, lowerText: string | undefined, hits: Found): void {
   if (isRecoveryEvent(record)) {
     rules.clear();
     return;
   }
-  const transition = TRANSITION_GATES.some((gate) => hits.has(gate));
+  const { transitionGates, phrases: phraseOf } = tables();
+  const transition = hits.hasSome(transitionGates);
   const phrases: Array<(typeof NODE_CONDITION_PHRASES)[string]> = [];
-  for (const fragment of hits) {
-    const phrase = NODE_CONDITION_PHRASES[fragment];
+  for (const index of hits.indexes) {
+    const phrase = phraseOf[index];
     if (phrase) phrases.push(phrase);
   }
   const statements = conditionStatements(record, lowerText, transition, phrases);
@@ -209,8 +224,7 @@ function conditionRule(type: string, reason: string | undefined, kind: string | 
   )?.rule;
 }
 
-const isSchedulingFailure = (hits: ReadonlySet<string>): boolean =>
-  SCHEDULING_FAILURE_FRAGMENTS.some((fragment) => hits.has(fragment));
+const isSchedulingFailure = (hits: Found): boolean => hits.hasSome(tables().schedulingFailureFragments);
 
 /** Karpenter's own pods are the subject of the controller rule; other signals keep every entity. */
 function entitiesFor(rule: RuleId, entities: Entities): Entities {

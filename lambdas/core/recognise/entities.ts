@@ -158,10 +158,10 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
 
 /**
  * Pulls every entity a record names: from its structured fields, its event, and its text. `gates`, when
- * given, are the ENTITY_GATES found in the record's text (the classifier finds them in the same pass
- * as its fragments); otherwise they are looked for here.
+ * given, are the patterns the classifier found in the record's text, ENTITY_GATES among them (one pass
+ * finds its fragments and these); otherwise the gates are looked for here.
  */
-export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>): Entities {
+export function extractEntities(record: LogRecord, gates?: readonly string[]): Entities {
   const found = new EntityCollector();
   fromFields(record.fields, found);
   const object = record.event?.object;
@@ -173,7 +173,7 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
     else if (kind === 'nodepool' || kind === 'provisioner') found.add('nodepools', object.name);
     else if (kind === 'ec2nodeclass' || kind === 'awsnodetemplate') found.add('nodeclasses', object.name);
   }
-  const textGates = gates ?? entityGates().findAll(record.text);
+  const textGates = gates ?? entityGates().findAll(record.text).patterns();
   gatedTextEntities(record.text, textGates, found);
   for (const api of textApis(record.text, textGates)) found.add('karpenterApis', api);
   // Karpenter v0.32-v0.36 log through knative loggers (`controller.provisioner`); v1 logs as `controller`.
@@ -201,13 +201,13 @@ export function extractEntities(record: LogRecord, gates?: ReadonlySet<string>):
 }
 
 /** The Karpenter API generations a text's terms show, each pattern tried only where its gates were found. */
-function textApis(text: string, gates: ReadonlySet<string>): KarpenterApi[] {
+function textApis(text: string, gates: readonly string[]): KarpenterApi[] {
   const apis: KarpenterApi[] = [];
-  if (gates.size === 0) return apis;
+  if (gates.length === 0) return apis;
   for (const [api, pattern, patternGates] of API_TEXT_PATTERNS) {
-    if (!apis.includes(api) && patternGates.some((gate) => gates.has(gate)) && pattern.test(text)) apis.push(api);
+    if (!apis.includes(api) && includesSome(gates, patternGates) && pattern.test(text)) apis.push(api);
   }
-  if (gates.has(PROVISIONER_GATE) && !apis.includes('karpenter.sh/v1alpha5')) {
+  if (gates.includes(PROVISIONER_GATE) && !apis.includes('karpenter.sh/v1alpha5')) {
     // A StorageClass's provisioner is a storage driver (`ebs.csi.aws.com`), never a Karpenter Provisioner.
     PROVISIONER_NAMED.lastIndex = 0;
     for (let match = PROVISIONER_NAMED.exec(text); match !== null; match = PROVISIONER_NAMED.exec(text)) {
@@ -224,8 +224,8 @@ function textApis(text: string, gates: ReadonlySet<string>): KarpenterApi[] {
  * Adds the entities named in `text` to `found`, in the patterns' order; each pattern runs only where
  * one of its gates was found. No cache of texts: hashing a whole text cost more than it saved.
  */
-function gatedTextEntities(text: string, gates: ReadonlySet<string>, found: EntityCollector): void {
-  if (gates.size === 0) return;
+function gatedTextEntities(text: string, gates: readonly string[], found: EntityCollector): void {
+  if (gates.length === 0) return;
   // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
   // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
   // its regular expression on every call.
@@ -250,16 +250,22 @@ function gatedTextEntities(text: string, gates: ReadonlySet<string>, found: Enti
       }
     }
   }
-  if (gates.has(ASSUMED_ROLE_GATE)) {
+  if (gates.includes(ASSUMED_ROLE_GATE)) {
     ASSUMED_ROLE.lastIndex = 0;
     for (let match = ASSUMED_ROLE.exec(text); match !== null; match = ASSUMED_ROLE.exec(text)) {
       found.add('roles', `arn:${match[1]}:iam::${match[2]}:role/${match[3]}`);
     }
   }
-  if (gates.has('too many pods') && /too many pods/i.test(text)) found.add('resources', 'pods');
-  if (gates.has('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
+  if (gates.includes('too many pods') && /too many pods/i.test(text)) found.add('resources', 'pods');
+  if (gates.includes('spot') && /\bspot\b/i.test(text) && /maxspotinstancecount|spot instances|spot node/i.test(text)) {
     found.add('capacityTypes', 'spot');
   }
+}
+
+/** Whether `list` holds one of `wanted` (a loop, not `some` with a closure made for every record). */
+function includesSome(list: readonly string[], wanted: readonly string[]): boolean {
+  for (const item of wanted) if (list.includes(item)) return true;
+  return false;
 }
 
 /** Gate → the indexes of the text patterns it opens. */

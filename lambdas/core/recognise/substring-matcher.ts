@@ -9,6 +9,7 @@ export class SubstringMatcher {
   private readonly symbols = new Uint8Array(128);
   private readonly width: number;
   private automaton?: Automaton;
+  private indexes?: Map<string, number>;
 
   constructor(readonly patterns: readonly string[]) {
     let next = 1;
@@ -35,29 +36,37 @@ export class SubstringMatcher {
     return false;
   }
 
-  /** Every pattern `text` contains, nested and overlapping ones included. */
-  findAll(text: string): Set<string> {
+  /** Every pattern `text` contains, nested and overlapping ones included, each once. */
+  findAll(text: string): Found {
     const automaton = (this.automaton ??= this.build());
-    const { next, output, seen } = automaton;
-    const { symbols, width, patterns } = this;
-    const found = new Set<string>();
-    // A state reached again adds nothing new: its patterns are added on its first visit per text.
+    const { next, output, added } = automaton;
+    const { symbols, width } = this;
+    const indexes: number[] = [];
+    // Each pattern is added on its first sighting in this text: `added` holds the visit that added it.
     const visit = (automaton.visit = automaton.visit === 0xffffffff ? 1 : automaton.visit + 1);
-    if (visit === 1) seen.fill(0);
+    if (visit === 1) added.fill(0);
     let row = 0;
     for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
       row = next[row + (code < 128 ? symbols[code]! : 0)]!;
       if (row < 0) {
         row = ~row;
-        const state = row / width;
-        if (seen[state] !== visit) {
-          seen[state] = visit;
-          for (const pattern of output[state]!) found.add(patterns[pattern]!);
+        const ending = output[row / width]!;
+        for (let k = 0; k < ending.length; k++) {
+          const pattern = ending[k]!;
+          if (added[pattern] !== visit) {
+            added[pattern] = visit;
+            indexes.push(pattern);
+          }
         }
       }
     }
-    return found;
+    return new Found(this, indexes);
+  }
+
+  /** The index of `pattern` in `patterns`, or -1. */
+  indexOf(pattern: string): number {
+    return (this.indexes ??= new Map(this.patterns.map((p, index) => [p, index]))).get(pattern) ?? -1;
   }
 
   /**
@@ -116,7 +125,12 @@ export class SubstringMatcher {
         next[n * width + symbol] = output[m]!.length > 0 ? ~(m * width) : m * width;
       }
     }
-    return { next, output, seen: new Uint32Array(states), visit: 0 };
+    return {
+      next,
+      output: output.map((ending) => Int32Array.from(ending)),
+      added: new Uint32Array(this.patterns.length),
+      visit: 0,
+    };
   }
 }
 
@@ -124,10 +138,42 @@ interface Automaton {
   /** Row offset (state × width) + symbol → the next state's row offset, complemented when accepting. */
   next: Int32Array;
   /** State → the indexes of the patterns that end there (its own and its suffixes'). */
-  output: number[][];
-  /** State → the `visit` of the last `findAll` that added its patterns. */
-  seen: Uint32Array;
+  output: Int32Array[];
+  /** Pattern → the `visit` of the last `findAll` that added it. */
+  added: Uint32Array;
   visit: number;
+}
+
+/**
+ * The patterns one text contains, by their index in the matcher's `patterns`, in the order first
+ * found: an index is a plain array lookup for the tables built beside the matcher.
+ */
+export class Found {
+  constructor(
+    private readonly matcher: SubstringMatcher,
+    readonly indexes: readonly number[],
+  ) {}
+
+  /** A text holds a few patterns: a scan of their indexes is cheaper than a set. */
+  hasIndex(index: number): boolean {
+    return index >= 0 && this.indexes.includes(index);
+  }
+
+  // Loops, not `every`/`some` with a closure: these run for every record, and each closure is allocated.
+  hasEvery(indexes: readonly number[]): boolean {
+    for (let i = 0; i < indexes.length; i++) if (!this.hasIndex(indexes[i]!)) return false;
+    return true;
+  }
+
+  hasSome(indexes: readonly number[]): boolean {
+    for (let i = 0; i < indexes.length; i++) if (this.hasIndex(indexes[i]!)) return true;
+    return false;
+  }
+
+  /** The patterns found, as strings. */
+  patterns(): string[] {
+    return this.indexes.map((index) => this.matcher.patterns[index]!);
+  }
 }
 
 function lowerCodes(pattern: string): number[] {

@@ -12,8 +12,18 @@ describe('SubstringMatcher', () => {
     ['', []],
     ['héhe', ['he']],
   ])('finds in %j every pattern it holds, nested and overlapping, ASCII case ignored', (text, expected) => {
-    expect([...matcher.findAll(text)].sort()).toEqual([...expected].sort());
+    expect(matcher.findAll(text).patterns().sort()).toEqual([...expected].sort());
     expect(matcher.test(text)).toBe(expected.length > 0);
+  });
+
+  it('gives each pattern found once, by its index, in the order first found', () => {
+    const found = matcher.findAll('she said hers, she said');
+    expect(found.indexes).toEqual([1, 0, 3]);
+    expect(found.hasEvery([matcher.indexOf('she'), matcher.indexOf('hers')])).toBe(true);
+    expect(found.hasEvery([matcher.indexOf('she'), matcher.indexOf('his')])).toBe(false);
+    expect(found.hasSome([matcher.indexOf('his'), matcher.indexOf('he')])).toBe(true);
+    expect(found.hasSome([matcher.indexOf('absent')])).toBe(false);
+    expect(matcher.indexOf('absent')).toBe(-1);
   });
 
   it('refuses patterns it cannot match', () => {
@@ -30,7 +40,7 @@ describe('SubstringMatcher', () => {
         (patterns, parts) => {
           const text = parts.join('');
           const expected = patterns.filter((p) => text.toLowerCase().includes(p.toLowerCase()));
-          expect([...new SubstringMatcher(patterns).findAll(text)].sort()).toEqual(expected.sort());
+          expect(new SubstringMatcher(patterns).findAll(text).patterns().sort()).toEqual(expected.sort());
         },
       ),
       { numRuns: 500 },
