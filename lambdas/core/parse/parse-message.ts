@@ -80,6 +80,8 @@ function parseLine(
   describe?: DescribeContext,
 ): LogRecord {
   let line = input;
+  // A JSON line has no prefix: none of the prefixes below starts with `{`.
+  if (line.charCodeAt(0) === 123) return fromLine(line, origin, source, describe);
   const cri = CRI_PREFIX.exec(line);
   if (cri) line = line.slice(cri[0].length);
   const kubectlPrefix = KUBECTL_POD_PREFIX.exec(line);
@@ -100,6 +102,16 @@ function parseLine(
     return withHost(record, syslog[1]!, syslog[2]!);
   }
 
+  return fromLine(line, origin, source, describe);
+}
+
+/** A line without its prefixes: a JSON object, or text. */
+function fromLine(
+  line: string,
+  origin: RecordOrigin,
+  source: ObjectRef | undefined,
+  describe: DescribeContext | undefined,
+): LogRecord {
   const trimmed = line.trim();
   if (trimmed.startsWith('{') && trimmed.endsWith('}')) {
     const value = tryJson(trimmed);
