@@ -38,7 +38,8 @@ interface Tables {
   /** The fragments that tell a record may classify: what the prefilters look for. */
   telling: readonly string[];
   specificCapacityCauses: readonly RuleId[];
-  capacityFragments: ReadonlySet<string>;
+  /** By pattern index: 1 for a capacity fragment that is more than Karpenter's generic wrapper. */
+  specificCapacityText: Uint8Array;
   supersedes: Map<RuleId, readonly RuleId[]>;
 }
 
@@ -92,9 +93,7 @@ function buildTables(): Tables {
     specificCapacityCauses: [
       ...new Set([...matchers.filter((m) => m.refinesCapacityWrapper).map((m) => m.rule), ...WRAPPED_CAPACITY_CAUSES]),
     ],
-    capacityFragments: new Set(
-      matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
-    ),
+    specificCapacityText: specificCapacityText(fragmentMatcher, matchers),
     supersedes: new Map(matchers.filter((m) => m.supersedes).map((m) => [m.rule, m.supersedes!])),
   };
 }
@@ -167,15 +166,20 @@ export function classify(record: LogRecord): Signal[] {
  */
 function dropGenericCapacityWrapper(rules: Set<RuleId>, hits: Found): void {
   if (!rules.has('insufficient-instance-capacity')) return;
-  const { specificCapacityCauses, capacityFragments } = tables();
+  const { specificCapacityCauses, specificCapacityText } = tables();
   const specificCause = specificCapacityCauses.some((rule) => rules.has(rule));
-  const onlyWrapper = hits
-    .patterns()
-    .every((fragment) => !capacityFragments.has(fragment) || GENERIC_CAPACITY.has(fragment));
+  let onlyWrapper = true;
+  for (const index of hits.indexes) if (specificCapacityText[index] === 1) onlyWrapper = false;
   if (specificCause && onlyWrapper) rules.delete('insufficient-instance-capacity');
 }
 
-const GENERIC_CAPACITY = new Set(GENERIC_CAPACITY_FRAGMENTS);
+function specificCapacityText(matcher: SubstringMatcher, matchers: readonly Matcher[]): Uint8Array {
+  const generic = new Set(GENERIC_CAPACITY_FRAGMENTS);
+  const capacity = new Set(
+    matchers.filter((m) => m.rule === 'insufficient-instance-capacity').flatMap((m) => m.clauses.flat()),
+  );
+  return Uint8Array.from(matcher.patterns, (pattern) => (capacity.has(pattern) && !generic.has(pattern) ? 1 : 0));
+}
 
 /**
  * A condition stated failing adds its rule (`Type: SubnetsReady, Status: True -> False`,

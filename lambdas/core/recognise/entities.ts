@@ -204,8 +204,11 @@ export function extractEntities(record: LogRecord, gates?: readonly string[]): E
 function textApis(text: string, gates: readonly string[]): KarpenterApi[] {
   const apis: KarpenterApi[] = [];
   if (gates.length === 0) return apis;
-  for (const [api, pattern, patternGates] of API_TEXT_PATTERNS) {
-    if (!apis.includes(api) && includesSome(gates, patternGates) && pattern.test(text)) apis.push(api);
+  const selected = selectedBy(gates, API_PATTERNS_BY_GATE, API_SELECTED);
+  for (let index = 0; index < API_TEXT_PATTERNS.length; index++) {
+    if (selected[index] === 0) continue;
+    const [api, pattern] = API_TEXT_PATTERNS[index]!;
+    if (!apis.includes(api) && pattern.test(text)) apis.push(api);
   }
   if (gates.includes(PROVISIONER_GATE) && !apis.includes('karpenter.sh/v1alpha5')) {
     // A StorageClass's provisioner is a storage driver (`ebs.csi.aws.com`), never a Karpenter Provisioner.
@@ -226,14 +229,9 @@ function textApis(text: string, gates: readonly string[]): KarpenterApi[] {
  */
 function gatedTextEntities(text: string, gates: readonly string[], found: EntityCollector): void {
   if (gates.length === 0) return;
-  // The patterns whose gates were found, marked from the few gates found (not each pattern's gates
-  // looked up in them), then run in their order. exec with lastIndex, not matchAll: matchAll clones
-  // its regular expression on every call.
-  const selected = SELECTED.fill(0);
-  for (const gate of gates) {
-    const opened = PATTERNS_BY_GATE.get(gate);
-    if (opened) for (const index of opened) selected[index] = 1;
-  }
+  // The patterns whose gates were found, run in their order. exec with lastIndex, not matchAll:
+  // matchAll clones its regular expression on every call.
+  const selected = selectedBy(gates, PATTERNS_BY_GATE, SELECTED);
   for (let index = 0; index < TEXT_PATTERNS.length; index++) {
     if (selected[index] === 0) continue;
     const [kind, pattern, group] = TEXT_PATTERNS[index]!;
@@ -262,19 +260,32 @@ function gatedTextEntities(text: string, gates: readonly string[], found: Entity
   }
 }
 
-/** Whether `list` holds one of `wanted` (a loop, not `some` with a closure made for every record). */
-function includesSome(list: readonly string[], wanted: readonly string[]): boolean {
-  for (const item of wanted) if (list.includes(item)) return true;
-  return false;
+/**
+ * Marks in `selected` (reused: one record at a time) the patterns that the found gates open: from the
+ * few gates found, not each pattern's gates looked up in them.
+ */
+function selectedBy(gates: readonly string[], byGate: ReadonlyMap<string, number[]>, selected: Uint8Array): Uint8Array {
+  selected.fill(0);
+  for (const gate of gates) {
+    const opened = byGate.get(gate);
+    if (opened) for (const index of opened) selected[index] = 1;
+  }
+  return selected;
 }
 
-/** Gate → the indexes of the text patterns it opens. */
-const PATTERNS_BY_GATE = new Map<string, number[]>();
-TEXT_PATTERNS.forEach(([, , , gates], index) => {
-  for (const gate of gates) PATTERNS_BY_GATE.set(gate, [...(PATTERNS_BY_GATE.get(gate) ?? []), index]);
-});
-/** Which text patterns to run on the text at hand (reused: one record at a time). */
+/** Gate → the indexes of the patterns it opens, for patterns listed with their gates. */
+function indexByGate(gatesOfPatterns: ReadonlyArray<readonly string[]>): Map<string, number[]> {
+  const byGate = new Map<string, number[]>();
+  gatesOfPatterns.forEach((gates, index) => {
+    for (const gate of gates) byGate.set(gate, [...(byGate.get(gate) ?? []), index]);
+  });
+  return byGate;
+}
+
+const PATTERNS_BY_GATE = indexByGate(TEXT_PATTERNS.map(([, , , gates]) => gates));
 const SELECTED = new Uint8Array(TEXT_PATTERNS.length);
+const API_PATTERNS_BY_GATE = indexByGate(API_TEXT_PATTERNS.map(([, , gates]) => gates));
+const API_SELECTED = new Uint8Array(API_TEXT_PATTERNS.length);
 
 /** Every gate of every text pattern (lower case). */
 export const ENTITY_GATES: readonly string[] = [
