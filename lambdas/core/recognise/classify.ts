@@ -29,6 +29,8 @@ interface Tables {
   /** The fragments and entity gates, the fragments first: a pattern index below `fragmentCount` is a fragment's. */
   fragmentMatcher: SubstringMatcher;
   fragmentCount: number;
+  /** By pattern index: 1 for an entity gate, the patterns entity extraction looks for. */
+  entityGates: Uint8Array;
   // By pattern index of the matcher: what a found pattern opens.
   clausesByFirstFragment: Array<Array<{ rule: RuleId; clause: readonly number[] }> | undefined>;
   patternsByGate: Array<Array<{ rule: RuleId; pattern: RegExp }> | undefined>;
@@ -42,6 +44,8 @@ interface Tables {
   specificCapacityText: Uint8Array;
   supersedes: Map<RuleId, readonly RuleId[]>;
 }
+
+const ENTITY_GATE_SET = new Set(ENTITY_GATES);
 
 let tablesMemo: Tables | undefined;
 const tables = (): Tables => (tablesMemo ??= buildTables());
@@ -72,6 +76,7 @@ function buildTables(): Tables {
     conditions,
     fragmentMatcher,
     fragmentCount: fragments.length,
+    entityGates: Uint8Array.from(fragmentMatcher.patterns, (pattern) => (ENTITY_GATE_SET.has(pattern) ? 1 : 0)),
     clausesByFirstFragment: byIndex(
       groupBy(
         matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
@@ -147,7 +152,7 @@ export function classify(record: LogRecord): Signal[] {
   const schedulingFailure = isSchedulingFailure(hits);
   if (rules.size === 0 && !schedulingFailure) return [];
 
-  const entities = extractEntities(record, hits.patterns());
+  const entities = extractEntities(record, hits.patterns(tables().entityGates));
   if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.

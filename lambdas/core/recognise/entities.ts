@@ -158,8 +158,8 @@ export const TEXT_PATTERNS: ReadonlyArray<readonly [EntityKind, RegExp, number, 
 
 /**
  * Pulls every entity a record names: from its structured fields, its event, and its text. `gates`, when
- * given, are the patterns the classifier found in the record's text, ENTITY_GATES among them (one pass
- * finds its fragments and these); otherwise the gates are looked for here.
+ * given, are the ENTITY_GATES found in the record's text (the classifier finds them in the same pass
+ * as its fragments); otherwise they are looked for here.
  */
 export function extractEntities(record: LogRecord, gates?: readonly string[]): Entities {
   const found = new EntityCollector();

@@ -170,9 +170,12 @@ export class Found {
     return false;
   }
 
-  /** The patterns found, as strings. */
-  patterns(): string[] {
-    return this.indexes.map((index) => this.matcher.patterns[index]!);
+  /** The patterns found, as strings; with `only`, those whose index it flags 1. */
+  patterns(only?: Uint8Array): string[] {
+    const patterns: string[] = [];
+    for (const index of this.indexes)
+      if (only === undefined || only[index] === 1) patterns.push(this.matcher.patterns[index]!);
+    return patterns;
   }
 }
 
