@@ -204,7 +204,7 @@ function throughput(batch: string[], measure: string, limit: number): void {
 const raw: Section = {
   name: 'raw',
   title: 'Raw mix',
-  method: `A healthy cluster's logs before any filter: 8 deliveries of about 1 MB decoded, ${100 - RAW_FAILURES * 100} % healthy lines from examples/, ${RAW_FAILURES * 100} % failures from examples/ and test/fixtures/karpenter-samples.jsonl with fresh pod, node, subnet and request names, each line as zap JSON, zap console or a Fluent Bit record. The pipeline (\`decodeSubscriptionData\`, then \`analyzeMessages\`: parse → classify → aggregate) against the floor, median CPU time of 15 rounds.`,
+  method: `A healthy cluster's logs before any filter: 8 deliveries of about 1 MB decoded, ${100 - RAW_FAILURES * 100} % healthy lines from examples/, ${RAW_FAILURES * 100} % failures from examples/ and test/fixtures/karpenter-samples.jsonl with fresh pod, node, subnet and request names, each line as it is, as zap console (a zap line only) or in a Fluent Bit record. The pipeline (\`decodeSubscriptionData\`, then \`analyzeMessages\`: parse → classify → aggregate) against the floor, median CPU time of 15 rounds.`,
   run: () => throughput(rawBatch(), 'raw mix: pipeline vs floor', 2.5),
 };
 
