@@ -322,7 +322,7 @@ export function worthParsingOrPlacement(raw: string): boolean {
   );
 }
 
-const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'"]);
+const ESCAPABLE = new Set(['"', '\\', '<', '>', '&', "'", '\t']);
 
 /**
  * The forms a fragment can take in a raw line: as it is, or with an escapable character written as an
@@ -335,7 +335,11 @@ export function rawForms(fragment: string): string[] {
   let choices: Array<Map<string, string>> = [new Map()];
   for (const char of chars) {
     const code = char.charCodeAt(0).toString(16).padStart(4, '0');
-    const variants = [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`];
+    // A tab's short escape is `\t`, and escaping that again doubles only its backslash.
+    const variants =
+      char === '\t'
+        ? [char, `\\u${code}`, `\\\\u${code}`, '\\t', '\\\\t']
+        : [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`];
     choices = choices.flatMap((choice) => variants.map((variant) => new Map([...choice, [char, variant]])));
   }
   return choices.map((choice) => [...fragment].map((char) => choice.get(char) ?? char).join(''));

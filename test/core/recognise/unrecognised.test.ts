@@ -47,6 +47,21 @@ describe('failure-shaped records', () => {
       'Fluent Bit around zap JSON',
       JSON.stringify({ log: `2026-11-30T13:00:00Z stderr F ${JSON.stringify({ level: 'ERROR', message: 'x' })}` }),
     ],
+    // The record's JSON writes the console line's tabs as `\t` escapes.
+    [
+      'Fluent Bit around zap console at ERROR',
+      JSON.stringify({
+        log: '2026-11-30T13:00:00Z stderr F 2026-11-30T13:00:00.000Z\tERROR\tcontroller\tfailed to frobnicate',
+      }),
+    ],
+    [
+      'Fluent Bit around a Fluent Bit record of zap console at FATAL',
+      JSON.stringify({
+        log: JSON.stringify({
+          log: '2026-11-30T13:00:00Z stderr F 2026-11-30T13:00:00.000Z\tFATAL\tcontroller\tgave up',
+        }),
+      }),
+    ],
   ])('%s is parsed and looks like a failure', (_shape, line) => {
     expect(worthParsing(line)).toBe(true);
     expect(looksLikeFailure(parseMessage(line, {})!)).toBe(true);
@@ -65,6 +80,15 @@ describe('failure-shaped records', () => {
 });
 
 describe('unrecognised records in the analysis', () => {
+  it('counts a zap console error shipped in a Fluent Bit record, its tabs escaped', () => {
+    const console = '2026-11-30T13:00:00.000Z\tERROR\tcontroller\tfailed to frobnicate widget 7\t{"commit":"x"}';
+    const record = JSON.stringify({ log: `2026-11-30T13:00:00Z stderr F ${console}`, kubernetes: {} });
+    expect(analyse([record]).unrecognised).toEqual({
+      count: 1,
+      top: [{ message: 'failed to frobnicate widget <n>', count: 1 }],
+    });
+  });
+
   it('counts failure-shaped records no rule knows, grouped by a message without ids or numbers', () => {
     const { unrecognised, incidents } = analyse([
       unknownError('default-x7k2p', 'i-0abc12345def67890', 1),
