@@ -33,7 +33,7 @@ interface Tables {
   entityGates: Uint8Array;
   // By pattern index of the matcher: what a found pattern opens.
   clausesByFirstFragment: Array<Array<{ rule: RuleId; clause: readonly number[] }> | undefined>;
-  patternsByGate: Array<Array<{ rule: RuleId; pattern: RegExp }> | undefined>;
+  patternsByGate: Array<Array<{ rule: RuleId; gate: string; pattern: RegExp }> | undefined>;
   phrases: Array<(typeof NODE_CONDITION_PHRASES)[string] | undefined>;
   transitionGates: readonly number[];
   schedulingFailureFragments: readonly number[];
@@ -44,8 +44,6 @@ interface Tables {
   specificCapacityText: Uint8Array;
   supersedes: Map<RuleId, readonly RuleId[]>;
 }
-
-const ENTITY_GATE_SET = new Set(ENTITY_GATES);
 
 let tablesMemo: Tables | undefined;
 const tables = (): Tables => (tablesMemo ??= buildTables());
@@ -70,13 +68,14 @@ function buildTables(): Tables {
   const indexOf = (fragment: string) => fragmentMatcher.indexOf(fragment);
   const byIndex = <T>(groups: Map<string, T>): Array<T | undefined> =>
     fragmentMatcher.patterns.map((pattern) => groups.get(pattern));
+  const entityGates = new Set(ENTITY_GATES);
   return {
     matchers,
     schedulingRules: new Set(matchers.filter((matcher) => matcher.schedulingReason).map((matcher) => matcher.rule)),
     conditions,
     fragmentMatcher,
     fragmentCount: fragments.length,
-    entityGates: Uint8Array.from(fragmentMatcher.patterns, (pattern) => (ENTITY_GATE_SET.has(pattern) ? 1 : 0)),
+    entityGates: Uint8Array.from(fragmentMatcher.patterns, (pattern) => (entityGates.has(pattern) ? 1 : 0)),
     clausesByFirstFragment: byIndex(
       groupBy(
         matchers.flatMap((matcher) => matcher.clauses.map((clause) => ({ rule: matcher.rule, clause }))),
@@ -90,7 +89,7 @@ function buildTables(): Tables {
         ),
         ({ gate }) => gate,
       ),
-    ).map((group) => group?.map(({ rule, pattern }) => ({ rule, pattern }))),
+    ),
     phrases: byIndex(new Map(Object.entries(NODE_CONDITION_PHRASES))),
     transitionGates: TRANSITION_GATES.map(indexOf),
     schedulingFailureFragments: SCHEDULING_FAILURE_FRAGMENTS.map(indexOf),
@@ -121,8 +120,8 @@ function holdsFragment(hits: Found, fragmentCount: number): boolean {
 
 /** Classifies one record into zero or more signals: one per distinct rule it shows. */
 export function classify(record: LogRecord): Signal[] {
-  const { fragmentMatcher, fragmentCount, clausesByFirstFragment, patternsByGate, supersedes, schedulingRules } =
-    tables();
+  const { fragmentMatcher, fragmentCount, entityGates, clausesByFirstFragment, patternsByGate } = tables();
+  const { supersedes, schedulingRules } = tables();
   // Fragments and entity gates in one pass; the case of the text does not matter to the automaton.
   const hits = fragmentMatcher.findAll(record.text);
   if (!holdsFragment(hits, fragmentCount)) return [];
@@ -152,7 +151,7 @@ export function classify(record: LogRecord): Signal[] {
   const schedulingFailure = isSchedulingFailure(hits);
   if (rules.size === 0 && !schedulingFailure) return [];
 
-  const entities = extractEntities(record, hits.patterns(tables().entityGates));
+  const entities = extractEntities(record, hits.patterns(entityGates));
   if (schedulingFailure && (entities.pods ?? []).some(isKarpenterPod)) {
     // Karpenter cannot place its own controller: whatever the scheduler's reasons, the fix is capacity
     // for the controller outside Karpenter (seed §1). The reasons stay in the entities.
