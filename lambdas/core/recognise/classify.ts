@@ -333,13 +333,13 @@ export function rawForms(fragment: string): string[] {
   if (chars.length === 0) return [fragment];
   let choices: Array<Map<string, string>> = [new Map()];
   for (const char of chars) {
-    const code = char.charCodeAt(0).toString(16).padStart(4, '0');
-    // A tab's short escape is `\t`, and escaping that again doubles only its backslash.
-    const variants =
-      char === '\t'
-        ? [char, `\\u${code}`, `\\\\u${code}`, '\\t', '\\\\t']
-        : [char, `\\u${code}`, `\\\\u${code}`, `\\${char}`, `\\\\\\${char}`];
+    const unicode = `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+    const once = jsonEscaped(char);
+    const variants = [...new Set([char, unicode, jsonEscaped(unicode), once, jsonEscaped(once)])];
     choices = choices.flatMap((choice) => variants.map((variant) => new Map([...choice, [char, variant]])));
   }
   return choices.map((choice) => [...fragment].map((char) => choice.get(char) ?? char).join(''));
 }
+
+/** `text` as it reads inside a JSON string: `"` → `\"`, `\` → `\\`, a tab → `\t`. */
+const jsonEscaped = (text: string): string => JSON.stringify(text).slice(1, -1);
