@@ -19,7 +19,7 @@ function synth(extra: Partial<Parameters<typeof bundledFunction>[1]> = {}) {
   const made = bundledFunction(scope, {
     handlerFile: 'headroom.ts',
     description: 'a test function',
-    environment: { A: 'b' },
+    environment: { STAGE: 'test' },
     timeout: Duration.seconds(30),
     reservedConcurrency: 3,
     settings: settingsFor({ clusters: [{ name: 'prod' }] }),
@@ -40,7 +40,7 @@ describe('bundledFunction', () => {
       Timeout: 30,
       ReservedConcurrentExecutions: 3,
       Description: 'a test function',
-      Environment: { Variables: { A: 'b', SETTINGS_FILE: 'settings.json' } },
+      Environment: { Variables: { STAGE: 'test', SETTINGS_FILE: 'settings.json' } },
       LoggingConfig: { LogFormat: 'JSON', LogGroup: { Ref: Match.stringLikeRegexp('^FnLogGroup') } },
     });
     template.hasResource('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 30 }, DeletionPolicy: 'Delete' });
