@@ -1,4 +1,5 @@
 import type { KarpenterApi } from '../common/karpenter-api';
+import { DRIFT_NOTE, V1ALPHA5_DRIFT_NOTE, V1BETA1_DRIFT_NOTE } from './side-effects';
 import type { Diagnosis, RemediationStep } from './types';
 
 /**
@@ -10,7 +11,7 @@ import type { Diagnosis, RemediationStep } from './types';
 export function forKarpenterApi(diagnosis: Diagnosis, api: KarpenterApi | undefined): Diagnosis {
   if (api === undefined || api === 'karpenter.sh/v1') return diagnosis;
   const command = api === 'karpenter.sh/v1alpha5' ? v1alpha5Command : v1beta1Command;
-  const prose = api === 'karpenter.sh/v1alpha5' ? v1alpha5Prose : (text: string) => text;
+  const prose = api === 'karpenter.sh/v1alpha5' ? v1alpha5Prose : v1beta1Prose;
   const step = (s: RemediationStep): RemediationStep => ({
     ...s,
     title: prose(s.title),
@@ -19,6 +20,18 @@ export function forKarpenterApi(diagnosis: Diagnosis, api: KarpenterApi | undefi
   });
   return { ...diagnosis, diagnosis: prose(diagnosis.diagnosis), remediation: diagnosis.remediation.map(step) };
 }
+
+/** How rules bound a drift's replacements in v1 prose: `(within its disruption budgets)`. */
+const WITHIN_BUDGETS = /\(?within (?:its|your|the NodePool's) disruption budgets\)?/g;
+
+/** v1beta1 prose is v1's but for when drift and disruption budgets came (side-effects.ts). */
+const v1beta1Prose = (text: string): string =>
+  text
+    .replace(DRIFT_NOTE, V1BETA1_DRIFT_NOTE)
+    .replace(
+      WITHIN_BUDGETS,
+      '(within its disruption budgets from v0.34; v0.32 drifts only with settings.featureGates.drift=true)',
+    );
 
 /** v1beta1's policies are WhenEmpty and WhenUnderutilized, and the latter takes no consolidateAfter. */
 function v1beta1Command(command: string): string {
@@ -95,11 +108,34 @@ function v1alpha5Command(command: string): string {
   return replaceAll(kinds, V1ALPHA5_NAMES);
 }
 
-/** The v1alpha5 kinds and chart values in prose. */
+/**
+ * Kinds as resources and field paths, in prose: `kubectl delete nodeclaim`, `spec.template.spec.taints`.
+ * Not inside a longer name (`karpenter.sh/nodepool`, `my-nodepool`) nor a jsonpath (`.spec.template`).
+ */
+const V1ALPHA5_PROSE: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<![\w./<-])nodepool(s?)(?![\w.-])/g, 'provisioner$1'],
+  [/(?<![\w./<-])nodeclaim(s?)(?![\w.-])/g, 'machine$1'],
+  [/(?<![\w./<-])ec2nodeclass(?![\w.-])/g, 'awsnodetemplate'],
+  [/(?<![\w./<-])ec2nodeclasses(?![\w.-])/g, 'awsnodetemplates'],
+  [/(?<![\w.])spec\.template\.spec\.(taints|startupTaints|requirements)\b/g, 'spec.$1'],
+  [/(?<![\w.])spec\.template\.metadata\.labels\b/g, 'spec.labels'],
+  [/\bProvisioner template\b/g, 'Provisioner spec'],
+];
+
+/** A NodePool's YAML (`spec: template: spec: X`) as a Provisioner's (`spec: X`): its template is its spec. */
+const V1ALPHA5_YAML = /^spec:\n {2}template:\n {4}spec:\n((?: {6}.*(?:\n|$))+)/gm;
+const asProvisionerYaml = (text: string): string =>
+  text.replace(V1ALPHA5_YAML, (_all, body: string) => `spec:\n${body.replace(/^ {4}/gm, '')}`);
+
+/** The v1alpha5 kinds, fields, chart values and drift in prose. */
 function v1alpha5Prose(text: string): string {
-  const kinds = text
+  // Drift is an alpha feature gate before v0.32, and a Provisioner has no disruption budgets.
+  const drift = text
+    .replace(DRIFT_NOTE, V1ALPHA5_DRIFT_NOTE)
+    .replace(WITHIN_BUDGETS, '(if drift is enabled: featureGates.driftEnabled, off by default; one node at a time)');
+  const kinds = replaceAll(drift, V1ALPHA5_NAMES)
     .replace(/\bNodePool(s?)\b/g, 'Provisioner$1')
     .replace(/\bNodeClaim(s?)\b/g, 'Machine$1')
     .replace(/\bEC2NodeClass(es)?\b/g, (_kind, plural?: string) => (plural ? 'AWSNodeTemplates' : 'AWSNodeTemplate'));
-  return replaceAll(kinds, V1ALPHA5_NAMES);
+  return asProvisionerYaml(replaceAll(kinds, V1ALPHA5_PROSE));
 }

@@ -106,6 +106,22 @@ const SUBNET_FACT_RULES = new Set<RuleId>([
   'subnet-ip-headroom-low',
 ]);
 
+/**
+ * What advice for an older Karpenter must not name (docs/karpenter-versions.md): before v0.32 there are
+ * no NodePools, templates, disruption budgets or AMI aliases; v0.32-v0.37 have no AMI aliases, and
+ * budgets only from v0.34.
+ */
+const ABSENT_IN_V1ALPHA5: ReadonlyArray<readonly [string, RegExp]> = [
+  ['a v1 kind', /nodepool|nodeclaim|ec2nodeclass/i],
+  ['a NodePool template', /spec\.template\b|^ *template:/m],
+  ['disruption budgets', /(?<!no )disruption budgets|spec\.disruption/],
+  ['an AMI alias', /\b(?:al2023|al2|bottlerocket|windows20(?:19|22))@latest|amiSelectorTerms/],
+];
+const ABSENT_IN_V1BETA1: ReadonlyArray<readonly [string, RegExp]> = [
+  ['an AMI alias', /\b(?:al2023|al2|bottlerocket|windows20(?:19|22))@latest/],
+  ['disruption budgets without their release', /disruption budgets(?! from v0\.34)/],
+];
+
 /** The rules whose advice leads with the specific cause (issue 18): every scheduling reason, and disruption. */
 const LEAD_CAUSE_RULES = new Set<RuleId>([...SCHEDULING_LEAD_ORDER, 'consolidation-blocked']);
 
@@ -435,6 +451,18 @@ const PROPERTIES: Property[] = [
         if (!/isolatedVPC/.test(allText(sample))) return 'a pricing-API timeout without the isolatedVPC fix';
       }
       return undefined;
+    },
+  },
+  {
+    name: 'names only what its Karpenter release has',
+    check(sample) {
+      const apis = sample.entities.karpenterApis ?? [];
+      if (apis.length !== 1 || apis[0] === 'karpenter.sh/v1') return undefined;
+      // A Deployment's own pod template (`.spec.template.spec.containers`) is not a NodePool's.
+      const text = `${allText(sample)}\n${commandsOf(sample).join('\n')}`.replace(/\.spec\.template\.spec\.\w+/g, '');
+      const absent = apis[0] === 'karpenter.sh/v1alpha5' ? ABSENT_IN_V1ALPHA5 : ABSENT_IN_V1BETA1;
+      const named = absent.filter(([, pattern]) => pattern.test(text)).map(([what]) => what);
+      return named.length ? `names ${named.join(', ')}` : undefined;
     },
   },
 ];

@@ -1,7 +1,18 @@
 import { DOCS } from '../../advice/docs-links';
 import { anyOf, defineRule } from './types';
+import type { KarpenterApi } from '../../common/karpenter-api';
 
 const AMIFAMILY = 'aws/karpenter-provider-aws@v1.14.1:pkg/providers/amifamily';
+
+/** How each API generation picks an AMI: aliases came with v1, amiFamily before (AL2023 from v0.35). */
+const AMI_CHOICE: Readonly<Record<KarpenterApi, string>> = {
+  'karpenter.sh/v1':
+    'Use an alias of a family that supports the cluster version (al2023@latest, bottlerocket@latest), or pin a version that is published',
+  'karpenter.sh/v1beta1':
+    'Set amiFamily to a family that supports the cluster version (AL2023 from v0.35, Bottlerocket), or select a published image with amiSelectorTerms',
+  'karpenter.sh/v1alpha5':
+    'Set amiFamily to a family that supports the cluster version (AL2, Bottlerocket), or select a published image with amiSelector',
+};
 
 export default defineRule({
   info: {
@@ -59,8 +70,7 @@ export default defineRule({
         },
         {
           title: 'Point the EC2NodeClass at an AMI that exists',
-          detail:
-            'Use an alias of a family that supports the cluster version (al2023@latest, bottlerocket@latest), or pin a version that is published; changing the AMI drifts existing nodes, which Karpenter replaces within your disruption budgets.',
+          detail: `${AMI_CHOICE[f.karpenterApi ?? 'karpenter.sh/v1']}; changing the AMI drifts existing nodes, which Karpenter replaces within your disruption budgets.`,
           commands: [`kubectl edit ec2nodeclass ${nodeclass}`],
         },
       ],
