@@ -81,8 +81,11 @@ export default defineRule({
     return {
       diagnosis:
         `Karpenter cannot consolidate or disrupt${subject}: ${cause} ` +
-        'The nodes keep running and the cluster costs more than it needs to. These block only voluntary disruption ' +
-        "(consolidation, drift): expiry, interruption and node repair still take the node, its drain waiting for them at most the NodePool's terminationGracePeriod when one is set.",
+        'The nodes keep running and the cluster costs more than it needs to. ' +
+        // v1 made expiry forceful and added terminationGracePeriod; before, expiry was voluntary too (v0.37 docs).
+        (f.karpenterApi === undefined || f.karpenterApi === 'karpenter.sh/v1'
+          ? "These block only voluntary disruption (consolidation, drift): expiry, interruption and node repair still take the node, its drain waiting for them at most the NodePool's terminationGracePeriod when one is set."
+          : 'These block every disruption Karpenter chooses (consolidation, drift, expiry): only an interruption or a manual kubectl delete node takes the node.'),
       remediation: [
         nowStep(
           lead,
@@ -183,7 +186,7 @@ function durableStep(api: KarpenterApi | undefined, pool: string): RemediationSt
         'spec.consolidation.enabled: true lets Karpenter remove or replace underused nodes; it cannot be combined with spec.ttlSecondsAfterEmpty, which only removes nodes with no pods but DaemonSets.',
         'Pods annotated karpenter.sh/do-not-evict: "true" and nodes annotated karpenter.sh/do-not-consolidate: "true" are never chosen.',
         'PodDisruptionBudgets: keep maxUnavailable ≥ 1 (or minAvailable below the replica count) so one pod at a time can move.',
-        'Disruption budgets, policies and terminationGracePeriod came with NodePools (Karpenter v0.32 and later).',
+        'Consolidation policies came with Karpenter v0.32, disruption budgets with v0.34 and terminationGracePeriod with v1.0.',
       ].join(' '),
       commands: [
         `kubectl get provisioner ${pool} -o jsonpath='{.spec.consolidation}{"\\n"}{.spec.ttlSecondsAfterEmpty}{"\\n"}'`,
