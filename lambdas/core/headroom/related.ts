@@ -14,13 +14,16 @@ import type { RuleId } from '../recognise/rules/ids';
 /** The rule of the log path whose subnets the headroom check folds into. */
 export const EXHAUSTION_RULE: RuleId = 'subnet-ip-exhaustion';
 
+/** The rule of the headroom check's own incident. */
+export const HEADROOM_RULE: RuleId = 'subnet-ip-headroom-low';
+
 /** The id of a cluster's exhaustion incident (keyed per cluster, as the analyzer records it). */
 export const exhaustionIdOf = (cluster: string, account?: string): string =>
   findingIdOf(cluster, EXHAUSTION_RULE, undefined, account);
 
 /** The id of a cluster's headroom incident (keyed per cluster, as the headroom check records it). */
 export const headroomIdOf = (cluster: string, account?: string): string =>
-  findingIdOf(cluster, 'subnet-ip-headroom-low', undefined, account);
+  findingIdOf(cluster, HEADROOM_RULE, undefined, account);
 
 /** True when the incident is open and kept. */
 export const isOpen = (state: IncidentState | undefined, now: number): state is IncidentState =>

@@ -1,6 +1,7 @@
 import { resourceArnsOf } from '../findings/bus-entries';
 import type { Finding } from '../findings/finding';
 import { chatCode, chatText, truncate } from '../common/sanitize';
+import { EXHAUSTION_RULE, HEADROOM_RULE } from '../headroom/related';
 import { firstSentence, runNowOf, stepKind, stepTitle } from './text';
 import { impactOf } from './impact';
 import { placeOf } from './place';
@@ -78,7 +79,7 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
       keywords: [finding.severity, finding.cluster, finding.status],
     },
     metadata: {
-      threadId: finding.findingId,
+      threadId: threadOf(finding),
       summary: subject,
       eventType: finding.rule,
       relatedResources: related,
@@ -91,6 +92,15 @@ export function chatOf(finding: Finding, notice: NoticeOf = { kind: 'new' }): Re
       },
     },
   };
+}
+
+/**
+ * The chat thread of a finding: its own, but a cluster's subnet running low and subnet out of IPs are one
+ * problem at two stages (headroom/related.ts), so the warning, the outage and their resolution share one.
+ */
+function threadOf(finding: Finding): string {
+  if (finding.rule !== EXHAUSTION_RULE && finding.rule !== HEADROOM_RULE) return finding.findingId;
+  return `subnet-ips-${finding.account ?? ''}-${finding.cluster}`;
 }
 
 /**

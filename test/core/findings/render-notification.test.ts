@@ -36,7 +36,7 @@ describe('notifications', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
   });
 
-  it('writes a chat custom notification threaded by finding id, with log text unable to mention or link', () => {
+  it('writes a chat custom notification in the thread of its cluster’s subnets, with log text unable to mention or link', () => {
     const finding = findingFrom([
       subnetLine('subnet-0783288fba3453a60', ' @here <!channel> [x](https://evil.example)'),
     ]);
@@ -50,7 +50,8 @@ describe('notifications', () => {
       version: '1.0',
       source: 'custom',
       content: { textType: 'client-markdown' },
-      metadata: { threadId: finding.findingId },
+      // Subnet exhaustion shares its cluster's thread with the headroom warning (notices.test.ts).
+      metadata: { threadId: `subnet-ips-${finding.account}-${finding.cluster}` },
     });
     const rendered = JSON.stringify(chat);
     expect(rendered).not.toContain('@here');

@@ -6,6 +6,7 @@ import { esc, renderHtml, renderMarkdown } from '../../../lambdas/core/findings/
 import { shortTitleOf } from '../../../lambdas/core/notice/short-titles';
 import { placeOf } from '../../../lambdas/core/notice/place';
 import { ruleFindings } from '../../support/rule-findings';
+import type { Finding } from '../../../lambdas/core/findings/finding';
 
 /**
  * The Amazon Q Developer in chat applications custom notification, as documented ("Custom
@@ -38,6 +39,32 @@ const CHAT_SCHEMA = z.strictObject({
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
 
 const cases = ruleFindings();
+
+/** A subnet running low and a subnet out of IPs: one problem at two stages, one chat thread per cluster. */
+const SUBNET_RULES: ReadonlySet<string> = new Set(['subnet-ip-headroom-low', 'subnet-ip-exhaustion']);
+
+describe('the chat thread of a cluster’s subnets', () => {
+  const threadOf = (rule: string, change: Partial<Finding> = {}) => {
+    const [, finding] = cases.find(([, f]) => f.rule === rule)!;
+    const chat = chatNotificationOf({ ...finding, ...change }) as z.infer<typeof CHAT_SCHEMA>;
+    return chat.metadata?.threadId;
+  };
+
+  it('holds the headroom warning, the exhaustion and their resolution in one thread', () => {
+    const warning = threadOf('subnet-ip-headroom-low', { findingId: 'aaaaaaaaaaaaaaaaaaaaaaaa' });
+    expect(threadOf('subnet-ip-exhaustion', { findingId: 'bbbbbbbbbbbbbbbbbbbbbbbb' })).toBe(warning);
+    expect(threadOf('subnet-ip-exhaustion', { status: 'resolved' })).toBe(warning);
+  });
+
+  it('keeps one thread per cluster and account, and every other finding its own', () => {
+    const thread = threadOf('subnet-ip-exhaustion');
+    expect(threadOf('subnet-ip-exhaustion', { cluster: 'staging' })).not.toBe(thread);
+    expect(threadOf('subnet-ip-headroom-low', { account: '210987654321' })).not.toBe(thread);
+    expect(threadOf('insufficient-instance-capacity', { findingId: 'cccccccccccccccccccccccc' })).toBe(
+      'cccccccccccccccccccccccc',
+    );
+  });
+});
 
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 
@@ -74,7 +101,7 @@ describe.each(cases)('the notices of %s', (_label, finding) => {
   it('is a valid Amazon Q Developer custom notification, threaded, with the finding ARNs', () => {
     expect(() => CHAT_SCHEMA.parse(chat)).not.toThrow();
     expect(chat.id).toBe(`${finding.findingId}-1`);
-    expect(chat.metadata?.threadId).toBe(finding.findingId);
+    if (!SUBNET_RULES.has(finding.rule)) expect(chat.metadata?.threadId).toBe(finding.findingId);
     expect(chat.metadata?.relatedResources).toContain('arn:aws:eks:us-west-2:123456789012:cluster/prod');
     expect(chat.content.nextSteps).toHaveLength(finding.remediation.length);
   });
