@@ -108,8 +108,8 @@ const SUBNET_FACT_RULES = new Set<RuleId>([
 
 /**
  * What advice for an older Karpenter must not name (docs/karpenter-versions.md): before v0.32 there are
- * no NodePools, templates, disruption budgets, terminationGracePeriod or AMI aliases; v0.32-v0.37 have
- * no AMI aliases nor terminationGracePeriod, and budgets only from v0.34.
+ * no NodePools, templates, disruption budgets, terminationGracePeriod, AMI aliases or AMIsReady; v0.32-v0.37
+ * have no AMI aliases, AMIsReady nor terminationGracePeriod, and budgets only from v0.34.
  */
 const ABSENT_IN_V1ALPHA5: ReadonlyArray<readonly [string, RegExp]> = [
   ['a v1 kind', /nodepool|nodeclaim|ec2nodeclass/i],
@@ -117,9 +117,11 @@ const ABSENT_IN_V1ALPHA5: ReadonlyArray<readonly [string, RegExp]> = [
   ['disruption budgets', /(?<!no )disruption budgets(?! with v0\.34)|spec\.disruption/],
   ['terminationGracePeriod', /terminationGracePeriod(?! with v1\.0)/],
   ['an AMI alias', /\b(?:al2023|al2|bottlerocket|windows20(?:19|22))@latest|amiSelectorTerms/],
+  ['the AMIsReady condition of v1', /type=="AMIsReady"/],
 ];
 const ABSENT_IN_V1BETA1: ReadonlyArray<readonly [string, RegExp]> = [
   ['an AMI alias', /\b(?:al2023|al2|bottlerocket|windows20(?:19|22))@latest/],
+  ['the AMIsReady condition of v1', /type=="AMIsReady"/],
   ['disruption budgets without their release', /disruption budgets(?! from v0\.34)/],
   ['terminationGracePeriod', /terminationGracePeriod(?! with v1\.0)/],
 ];

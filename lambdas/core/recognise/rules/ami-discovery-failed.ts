@@ -45,27 +45,36 @@ export default defineRule({
   },
   diagnose: (f) => {
     const nodeclass = f.first('nodeclasses', '<ec2nodeclass-name>');
+    // Aliases, AMIsReady and the nodeclass Ready condition came with v1 (CRDs at v0.31-v1.0).
+    const v1 = f.karpenterApi === undefined || f.karpenterApi === 'karpenter.sh/v1';
     return {
-      diagnosis:
-        `The EC2NodeClass${f.where('nodeclasses', '')} resolves to no AMI: its alias or SSM parameter has no value ` +
-        `for this Region, Kubernetes version or architecture (EKS publishes no AL2 AMI after 1.32, so Karpenter refuses AL2 aliases ` +
-        `from 1.33; windows2025 needs 1.35 or later), or its selector terms match no image the account can see. The EC2NodeClass is not ready and its ` +
-        `NodePools launch nothing.`,
+      diagnosis: v1
+        ? `The EC2NodeClass${f.where('nodeclasses', '')} resolves to no AMI: its alias or SSM parameter has no value ` +
+          `for this Region, Kubernetes version or architecture (EKS publishes no AL2 AMI after 1.32, so Karpenter refuses AL2 aliases ` +
+          `from 1.33; windows2025 needs 1.35 or later), or its selector terms match no image the account can see. The EC2NodeClass is not ready and its ` +
+          `NodePools launch nothing.`
+        : `The EC2NodeClass${f.where('nodeclasses', '')} resolves to no AMI: the SSM parameter of its amiFamily has no value ` +
+          `for this Region, Kubernetes version or architecture, or its selector terms match no image the account can see. Its NodePools launch nothing.`,
       remediation: [
         {
           title: 'See what the EC2NodeClass asks for and what it resolved',
-          detail: 'Read-only. status.amis lists the resolved images; the AMIsReady condition says why there are none.',
+          detail: v1
+            ? 'Read-only. status.amis lists the resolved images; the AMIsReady condition says why there are none.'
+            : 'Read-only. status.amis lists the resolved images (the AMIsReady condition that says why came with v1).',
           commands: [
-            `kubectl get ec2nodeclass ${nodeclass} -o jsonpath='{.spec.amiSelectorTerms}{"\\n"}{.status.amis}{"\\n"}{.status.conditions[?(@.type=="AMIsReady")].message}'`,
+            v1
+              ? `kubectl get ec2nodeclass ${nodeclass} -o jsonpath='{.spec.amiSelectorTerms}{"\\n"}{.status.amis}{"\\n"}{.status.conditions[?(@.type=="AMIsReady")].message}'`
+              : `kubectl get ec2nodeclass ${nodeclass} -o jsonpath='{.spec.amiFamily}{" "}{.spec.amiSelectorTerms}{"\\n"}{.status.amis}{"\\n"}'`,
             `aws eks describe-cluster --name ${f.cluster} --query 'cluster.version' --output text${f.region}`,
           ],
         },
         {
-          title: 'Check the parameter the alias reads',
+          title: v1 ? 'Check the parameter the alias reads' : 'Check the parameter the AMI family reads',
           detail:
             'EKS publishes its AMIs under /aws/service/eks/optimized-ami/<k8s version>/…, Bottlerocket under /aws/service/bottlerocket/…; a version or variant that does not exist for the Region returns ParameterNotFound.',
           commands: [
-            `aws ssm get-parameters-by-path --path /aws/service/eks/optimized-ami/<k8s-version>/amazon-linux-2023/x86_64/standard --recursive --query 'Parameters[].Name'${f.region}`,
+            // Before v0.35 no amiFamily reads AL2023: AL2's parameters are the ones to list.
+            `aws ssm get-parameters-by-path --path /aws/service/eks/optimized-ami/<k8s-version>/${f.karpenterApi === 'karpenter.sh/v1alpha5' ? 'amazon-linux-2' : 'amazon-linux-2023/x86_64/standard'} --recursive --query 'Parameters[].Name'${f.region}`,
           ],
         },
         {
