@@ -1,4 +1,4 @@
-import { karpenterApiOf, type KarpenterApi } from '../common/karpenter-api';
+import { isV1, karpenterApiOf, type KarpenterApi } from '../common/karpenter-api';
 import type { FindingContext } from '../findings/context';
 import type { Entities } from '../model';
 import { controllerLocation, type ControllerLocation } from './controller';
@@ -60,6 +60,11 @@ export class Facts {
   /** The Karpenter API generation the records show; undefined when they show none (advice is for v1). */
   get karpenterApi(): KarpenterApi | undefined {
     return karpenterApiOf(this.input.entities);
+  }
+
+  /** True when the advice stands as written for v1: the records show v1, or no generation. */
+  get forV1(): boolean {
+    return isV1(this.karpenterApi);
   }
 
   /** The evidence lines of the finding. */

@@ -1,4 +1,4 @@
-import type { KarpenterApi } from '../common/karpenter-api';
+import { isV1, type KarpenterApi } from '../common/karpenter-api';
 import { DRIFT_NOTE, V1ALPHA5_DRIFT_NOTE, V1BETA1_DRIFT_NOTE } from './side-effects';
 import type { Diagnosis, RemediationStep } from './types';
 
@@ -9,7 +9,7 @@ import type { Diagnosis, RemediationStep } from './types';
  * and charts/karpenter/values.yaml at the tags: docs/karpenter-versions.md). Unknown → v1 as written.
  */
 export function forKarpenterApi(diagnosis: Diagnosis, api: KarpenterApi | undefined): Diagnosis {
-  if (api === undefined || api === 'karpenter.sh/v1') return diagnosis;
+  if (isV1(api)) return diagnosis;
   const command = api === 'karpenter.sh/v1alpha5' ? v1alpha5Command : v1beta1Command;
   const prose = api === 'karpenter.sh/v1alpha5' ? v1alpha5Prose : v1beta1Prose;
   const step = (s: RemediationStep): RemediationStep => ({

@@ -5,6 +5,9 @@
 export const KARPENTER_APIS = ['karpenter.sh/v1alpha5', 'karpenter.sh/v1beta1', 'karpenter.sh/v1'] as const;
 export type KarpenterApi = (typeof KARPENTER_APIS)[number];
 
+/** Advice is written for v1, and stands as written for records of v1 or of no generation they show. */
+export const isV1 = (api: KarpenterApi | undefined): boolean => api === undefined || api === 'karpenter.sh/v1';
+
 /**
  * The generation a finding's records show; the newest when they show several (an upgrade under
  * way serves the new kinds already); undefined when they show none.

@@ -4,14 +4,26 @@ import type { KarpenterApi } from '../../common/karpenter-api';
 
 const AMIFAMILY = 'aws/karpenter-provider-aws@v1.14.1:pkg/providers/amifamily';
 
-/** How each API generation picks an AMI: aliases came with v1, amiFamily before (AL2023 from v0.35). */
-const AMI_CHOICE: Readonly<Record<KarpenterApi, string>> = {
-  'karpenter.sh/v1':
-    'Use an alias of a family that supports the cluster version (al2023@latest, bottlerocket@latest), or pin a version that is published',
-  'karpenter.sh/v1beta1':
-    'Set amiFamily to a family that supports the cluster version (AL2023 from v0.35, Bottlerocket), or select a published image with amiSelectorTerms',
-  'karpenter.sh/v1alpha5':
-    'Set amiFamily to a family that supports the cluster version (AL2, Bottlerocket), or select a published image with amiSelector',
+/**
+ * How each API generation picks an AMI (aliases came with v1, amiFamily before, AL2023 from v0.35),
+ * and the EKS SSM parameters of the family to list first.
+ */
+const AMI_BY_API: Readonly<Record<KarpenterApi, { choice: string; parameters: string }>> = {
+  'karpenter.sh/v1': {
+    choice:
+      'Use an alias of a family that supports the cluster version (al2023@latest, bottlerocket@latest), or pin a version that is published',
+    parameters: 'amazon-linux-2023/x86_64/standard',
+  },
+  'karpenter.sh/v1beta1': {
+    choice:
+      'Set amiFamily to a family that supports the cluster version (AL2023 from v0.35, Bottlerocket), or select a published image with amiSelectorTerms',
+    parameters: 'amazon-linux-2023/x86_64/standard',
+  },
+  'karpenter.sh/v1alpha5': {
+    choice:
+      'Set amiFamily to a family that supports the cluster version (AL2, Bottlerocket), or select a published image with amiSelector',
+    parameters: 'amazon-linux-2',
+  },
 };
 
 export default defineRule({
@@ -46,7 +58,8 @@ export default defineRule({
   diagnose: (f) => {
     const nodeclass = f.first('nodeclasses', '<ec2nodeclass-name>');
     // Aliases, AMIsReady and the nodeclass Ready condition came with v1 (CRDs at v0.31-v1.0).
-    const v1 = f.karpenterApi === undefined || f.karpenterApi === 'karpenter.sh/v1';
+    const v1 = f.forV1;
+    const ami = AMI_BY_API[f.karpenterApi ?? 'karpenter.sh/v1'];
     return {
       diagnosis: v1
         ? `The EC2NodeClass${f.where('nodeclasses', '')} resolves to no AMI: its alias or SSM parameter has no value ` +
@@ -73,13 +86,12 @@ export default defineRule({
           detail:
             'EKS publishes its AMIs under /aws/service/eks/optimized-ami/<k8s version>/…, Bottlerocket under /aws/service/bottlerocket/…; a version or variant that does not exist for the Region returns ParameterNotFound.',
           commands: [
-            // Before v0.35 no amiFamily reads AL2023: AL2's parameters are the ones to list.
-            `aws ssm get-parameters-by-path --path /aws/service/eks/optimized-ami/<k8s-version>/${f.karpenterApi === 'karpenter.sh/v1alpha5' ? 'amazon-linux-2' : 'amazon-linux-2023/x86_64/standard'} --recursive --query 'Parameters[].Name'${f.region}`,
+            `aws ssm get-parameters-by-path --path /aws/service/eks/optimized-ami/<k8s-version>/${ami.parameters} --recursive --query 'Parameters[].Name'${f.region}`,
           ],
         },
         {
           title: 'Point the EC2NodeClass at an AMI that exists',
-          detail: `${AMI_CHOICE[f.karpenterApi ?? 'karpenter.sh/v1']}; changing the AMI drifts existing nodes, which Karpenter replaces within your disruption budgets.`,
+          detail: `${ami.choice}; changing the AMI drifts existing nodes, which Karpenter replaces within your disruption budgets.`,
           commands: [`kubectl edit ec2nodeclass ${nodeclass}`],
         },
       ],

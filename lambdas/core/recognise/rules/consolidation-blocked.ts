@@ -83,7 +83,7 @@ export default defineRule({
         `Karpenter cannot consolidate or disrupt${subject}: ${cause} ` +
         'The nodes keep running and the cluster costs more than it needs to. ' +
         // v1 made expiry forceful and added terminationGracePeriod; before, expiry was voluntary too (v0.37 docs).
-        (f.karpenterApi === undefined || f.karpenterApi === 'karpenter.sh/v1'
+        (f.forV1
           ? "These block only voluntary disruption (consolidation, drift): expiry, interruption and node repair still take the node, its drain waiting for them at most the NodePool's terminationGracePeriod when one is set."
           : 'These block every disruption Karpenter chooses (consolidation, drift, expiry): only an interruption or a manual kubectl delete node takes the node.'),
       remediation: [

@@ -44,7 +44,7 @@ export default defineRule({
           detail:
             'Nodes carry their build in the node.kubernetes.io/windows-build label: 10.0.17763 is Windows Server 2019, 10.0.20348 Server 2022, 10.0.26100 Server 2025. ' +
             // AMI aliases came with v1; before, amiFamily named the Windows release (v0.31 and v0.37 docs).
-            (f.karpenterApi === undefined || f.karpenterApi === 'karpenter.sh/v1'
+            (f.forV1
               ? 'The EC2NodeClass amiSelectorTerms (alias windows2019@latest, windows2022@latest or windows2025@latest; Server 2025 needs Karpenter v1.9 or later and EKS 1.35 or later) decide which build Karpenter launches.'
               : 'The EC2NodeClass amiFamily (Windows2019 or Windows2022) decides which build Karpenter launches; Server 2025 nodes need Karpenter v1.9 or later (its windows2025@latest AMI alias).'),
           commands: ['kubectl get nodes -l kubernetes.io/os=windows -L node.kubernetes.io/windows-build'],
