@@ -43,15 +43,15 @@ interface Row {
   result: string;
   goal: string;
   /** A ratio checked against a budget: what the median over processes is taken of. */
-  ratio?: { value: number; limit: number };
+  ratio?: number;
 }
 const rows: Row[] = [];
 let current = '';
 const goalOf = (goal: string, ok?: boolean) => (ok === undefined ? goal : `${goal} ${ok ? '✓' : '✗'}`);
 const print = (row: Row) => console.log(`${row.measure.padEnd(58)} ${row.result.padEnd(40)} ${row.goal}`);
 /** One row of the report; with `ok`, the goal is marked met or not. */
-function report(measure: string, result: string, goal = '', ok?: boolean, ratio?: Row['ratio']): void {
-  rows.push({ section: current, measure, result, goal: goalOf(goal, ok), ...(ratio ? { ratio } : {}) });
+function report(measure: string, result: string, goal = '', ok?: boolean, ratio?: number): void {
+  rows.push({ section: current, measure, result, goal: goalOf(goal, ok), ...(ratio === undefined ? {} : { ratio }) });
   print(rows.at(-1)!);
 }
 const ratio = (value: number) => `${value.toFixed(2)}×`;
@@ -211,7 +211,7 @@ function throughput(batch: string[], measure: string, limit: number): void {
   const mbPerS = batch.reduce((sum, data) => sum + decoded(data).length, 0) / 1e3 / pipelineMs;
   const value = pipelineMs / floorMs;
   const speed = `${ratio(value)} (${mbPerS.toFixed(0)} MB per CPU second)`;
-  report(measure, speed, `≤ ${limit}×`, value <= limit, { value, limit });
+  report(measure, speed, `≤ ${limit}×`, value <= limit, value);
 }
 
 const raw: Section = {
@@ -396,18 +396,16 @@ function markdown(started: string, loads: string[]): string {
 }
 
 /**
- * The rows of one section measured in several processes: each ratio row is the median process's, with
- * the range of all; any other row is the first process's.
+ * The rows of one section measured in several processes: each ratio row is the median process's (its
+ * goal marked by its own ratio), with the range of all; any other row is the first process's.
  */
 function medianRows(runs: Row[][]): Row[] {
   return runs[0]!.map((first, index) => {
-    if (!first.ratio || runs.length === 1) return first;
-    const all = runs.map((run) => run[index]!).sort((a, b) => a.ratio!.value - b.ratio!.value);
+    if (first.ratio === undefined || runs.length === 1) return first;
+    const all = runs.map((run) => run[index]!).sort((a, b) => a.ratio! - b.ratio!);
     const mid = all[Math.floor(all.length / 2)]!;
-    const { value, limit } = mid.ratio!;
-    const range = `${ratio(all[0]!.ratio!.value)}–${ratio(all.at(-1)!.ratio!.value)}`;
-    const result = `${mid.result}, median of ${all.length} processes (${range})`;
-    return { ...mid, result, goal: goalOf(`≤ ${limit}×`, value <= limit) };
+    const range = `${ratio(all[0]!.ratio!)}–${ratio(all.at(-1)!.ratio!)}`;
+    return { ...mid, result: `${mid.result}, median of ${all.length} processes (${range})` };
   });
 }
 
@@ -454,7 +452,7 @@ async function main(): Promise<void> {
     if (only.length === 0) {
       const runs = Array.from({ length: section.processes ?? 1 }, () => sectionInOwnProcess(section.name));
       const merged = medianRows(runs);
-      if (runs.length > 1) merged.filter((row) => row.ratio).forEach(print);
+      if (runs.length > 1) merged.filter((row) => row.ratio !== undefined).forEach(print);
       rows.push(...merged);
       continue;
     }
