@@ -14,7 +14,7 @@ import type { RuleId } from '../recognise/rules/ids';
 /** The rule of the log path whose subnets the headroom check folds into. */
 export const EXHAUSTION_RULE: RuleId = 'subnet-ip-exhaustion';
 
-/** The rule of the headroom check's own incident. */
+/** The rule the headroom check raises. */
 export const HEADROOM_RULE: RuleId = 'subnet-ip-headroom-low';
 
 /** The id of a cluster's exhaustion incident (keyed per cluster, as the analyzer records it). */

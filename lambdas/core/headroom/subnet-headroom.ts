@@ -13,6 +13,7 @@ import { isObject } from '../common/json';
 import { sweepReminder, sweepStep, type Due, type IncidentState, type LifecyclePolicy } from '../incidents/lifecycle';
 import {
   EXHAUSTION_RULE,
+  HEADROOM_RULE,
   NO_RELATIONS,
   closedWith,
   sameSubnets,
@@ -21,7 +22,6 @@ import {
   type SweepRelations,
 } from './related';
 import type { Severity } from '../model';
-import type { RuleId } from '../recognise/rules/ids';
 
 /**
  * The decisions of the scheduled headroom check (docs/architecture.md, The headroom schedule): which
@@ -31,8 +31,8 @@ import type { RuleId } from '../recognise/rules/ids';
  * made here, without I/O.
  */
 
-/** The rule the headroom check raises. */
-export const HEADROOM_RULE: RuleId = 'subnet-ip-headroom-low';
+/** The rule the headroom check raises (defined beside the exhaustion rule it folds into). */
+export { HEADROOM_RULE };
 
 /** Samples kept per subnet: a day at the default five-minute schedule. */
 export const MAX_SAMPLES = 288;
