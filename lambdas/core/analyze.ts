@@ -1,5 +1,5 @@
 import { Aggregator, type Incident, type IncidentChange, timeOf } from './incidents/aggregate';
-import { RecordAssembler, type Prefilter, type RawMessage } from './parse/assemble';
+import { RecordAssembler, type Prefilter, type RawMessage, testedWhileItPays } from './parse/assemble';
 import type { RuleId } from './recognise/rules/ids';
 import { classify, worthParsingOrPlacement } from './recognise/classify';
 import { isKarpenterRecord, type KarpenterSources } from './parse/karpenter-source';
@@ -83,7 +83,8 @@ export class StreamingAnalyzer {
   };
   // Records that no rule can match and that do not look like failures (the healthy bulk) are
   // counted but never parsed; placements (and launch rounds, when followed) are parsed, as they
-  // resolve scheduling failures.
+  // resolve scheduling failures. Where nearly every record is kept (a filtered delivery), the test
+  // is mostly left out (`testedWhileItPays`).
   private readonly prefilter: Prefilter;
   private readonly resolutions: ResolutionTracker;
   private readonly unrecognised = new UnrecognisedCounter();
@@ -99,7 +100,9 @@ export class StreamingAnalyzer {
     this.resolutions = new ResolutionTracker(options.resolution);
     const launches = options.resolution?.launches === true;
     this.prefilter = {
-      keep: launches ? (raw) => worthParsingOrPlacement(raw) || mayBeLaunchStep(raw) : worthParsingOrPlacement,
+      keep: testedWhileItPays(
+        launches ? (raw) => worthParsingOrPlacement(raw) || mayBeLaunchStep(raw) : worthParsingOrPlacement,
+      ),
       skipped: 0,
       copyKept: options.slicedMessages === true,
     };
