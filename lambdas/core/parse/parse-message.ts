@@ -462,7 +462,16 @@ function firstString(...values: unknown[]): string | undefined {
   return undefined;
 }
 
-const joinText = (parts: Array<string | undefined>): string => parts.filter((part) => part).join(' | ');
+/** The non-empty parts joined by ` | `; a record's only part (most have one) is its text as it is. */
+function joinText(parts: Array<string | undefined>): string {
+  let only: string | undefined;
+  for (const part of parts) {
+    if (!part) continue;
+    if (only !== undefined) return parts.filter((each) => each).join(' | ');
+    only = part;
+  }
+  return only ?? '';
+}
 
 /** The text without the line breaks that end it (no regex: this runs on every line). */
 export function withoutTrailingNewlines(text: string): string {

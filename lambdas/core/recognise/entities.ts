@@ -442,7 +442,11 @@ export const isNodePoolName = (value: string): boolean =>
 const STORAGE_DRIVER = /(?:^|\.)csi(?:\.|$)|\.(?:com|io|org|net|aws)$/;
 
 function normalise(kind: EntityKind, value: string): string {
-  return normaliseKind(kind, value).replace(TRAILING_PUNCTUATION, '');
+  const normalised = normaliseKind(kind, value);
+  // The replace only where the last character is punctuation: most values end with a letter or digit.
+  return PUNCTUATION.has(normalised.charCodeAt(normalised.length - 1))
+    ? normalised.replace(TRAILING_PUNCTUATION, '')
+    : normalised;
 }
 
 /**
@@ -450,12 +454,13 @@ function normalise(kind: EntityKind, value: string): string {
  * `nodepool/default,`, `(NodePool=batch)`): no Kubernetes or AWS name ends with it.
  */
 const TRAILING_PUNCTUATION = /[.,;!?)\]}'"`]{1,10}$/;
+const PUNCTUATION = new Set([...'.,;!?)]}\'"`'].map((char) => char.charCodeAt(0)));
 
 function normaliseKind(kind: EntityKind, value: string): string {
   if (kind === 'taints') {
     // kube-scheduler prints {key: value}; kubectl and Karpenter use key=value[:Effect].
-    const [key, ...rest] = value.split(':');
     if (value.includes('=') || /^[^\s:]+:(?:NoSchedule|PreferNoSchedule|NoExecute)$/.test(value)) return value;
+    const [key, ...rest] = value.split(':');
     const taintValue = rest.join(':').trim();
     return taintValue ? `${key!.trim()}=${taintValue}` : key!.trim();
   }
